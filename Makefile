@@ -1,0 +1,75 @@
+# pathprof: one build for the translator (pathcc, pathprof), the runtime and the tests.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PREFIX  ?= /usr/local
+LLVM    ?= /usr/lib/llvm-14
+WARN     = -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+HOSTCFLAGS = $(WARN) $(CFLAGS) -Ibuild -Iinclude -Irt -Itranslator
+CLANG_CFLAGS = -I$(LLVM)/include
+CLANG_LIBS   = -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang
+JSON_LIBS    = -ljansson
+
+# Shared host model: graph algorithms and table I/O used by both tools.
+MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c \
+          translator/tables.c translator/util.c rt/profile.c
+REWRITE = translator/cfg.c translator/rewrite.c translator/instrument.c
+RT_SRC  = rt/core.c rt/posix.c rt/profile.c
+
+MODEL_O   = $(MODEL:%.c=build/%.o)
+REWRITE_O = $(REWRITE:%.c=build/%.o)
+RT_O      = $(RT_SRC:%.c=build/rt-pic/%.o)
+
+all: bin/pathcc bin/pathprof lib/libpathprof.a
+
+build/prelude.inc: rt/unit.h
+	@mkdir -p build
+	sed -n '/pathprof:prelude-begin/,/pathprof:prelude-end/p' $< | sed '1d;$$d' \
+	  | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@
+
+build/%.o: %.c build/prelude.inc $(wildcard translator/*.h rt/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -c $< -o $@
+
+build/rt-pic/%.o: %.c $(wildcard rt/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O2 -g -fPIC -Iinclude -Irt -c $< -o $@
+
+bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
+
+bin/pathprof: build/translator/pathprof.o build/translator/report.o $(MODEL_O)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS)
+
+lib/libpathprof.a: $(RT_O)
+	@mkdir -p lib
+	rm -f $@ && ar rcs $@ $^
+
+deps:
+	sh scripts/deps.sh
+
+UNIT_TESTS = $(patsubst regress/unit/%.c,build/test/%,$(wildcard regress/unit/test_*.c))
+
+build/test/%: regress/unit/%.c $(MODEL_O) $(REWRITE_O) $(RT_O)
+	@mkdir -p build/test
+	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
+
+tests: all $(UNIT_TESTS)
+
+check: tests
+	sh regress/run.sh
+
+demo: deps all
+	sh samples/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 bin/pathcc bin/pathprof $(DESTDIR)$(PREFIX)/bin
+	install -m 644 lib/libpathprof.a $(DESTDIR)$(PREFIX)/lib
+	install -m 644 include/pathprof.h $(DESTDIR)$(PREFIX)/include
+
+clean:
+	rm -rf build bin lib regress/out
+
+.PHONY: all deps tests check demo install clean

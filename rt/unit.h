@@ -1,0 +1,22 @@
+/* The unit descriptor: the one contract between instrumented C and the runtime (doc/formats.md). */
+#ifndef PATHPROF_UNIT_H
+#define PATHPROF_UNIT_H
+/* pathprof:prelude-begin */
+struct __pathprof_unit {
+  struct __pathprof_unit *next;
+  unsigned long version;
+  unsigned long long checksum;
+  const char *tables;
+  unsigned long ncounters;
+  unsigned long long *counters;
+  unsigned long hash_cap;
+  unsigned long long *hash;
+  unsigned long long hash_dropped;
+};
+void __pathprof_register(struct __pathprof_unit *);
+void __pathprof_hash_add(struct __pathprof_unit *, unsigned long, unsigned long long);
+void __pathprof_trace_block(struct __pathprof_unit *, unsigned long, unsigned long);
+void __pathprof_trace_leave(struct __pathprof_unit *, unsigned long);
+/* pathprof:prelude-end */
+#define PATHPROF_UNIT_VERSION 1
+#endif
