@@ -1,0 +1,68 @@
+/* The CFG/DAG model every host stage shares: blocks, edges, and the DAG view over them. */
+#ifndef PP_GRAPH_H
+#define PP_GRAPH_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "util.h"
+
+enum { PP_ENTRY = 0, PP_EXIT = 1 };
+
+typedef enum {
+  EK_NORMAL,      /* a CFG edge kept in the DAG */
+  EK_EXIT,        /* return or end of body -> exit block */
+  EK_BACK,        /* retreating edge: replaced by the two dummies below */
+  EK_CUT,         /* edge cut to bound the path count: replaced like a back edge */
+  EK_DUMMY_ENTRY, /* entry -> target of back/cut edges */
+  EK_DUMMY_EXIT   /* source of back/cut edges -> exit */
+} PPEdgeKind;
+
+typedef struct {
+  int src, dst;
+  PPEdgeKind kind;
+  bool dead;      /* leaves an unreachable block: never executes, gets no code */
+  bool dispatch;  /* switch dispatch edge: its code sits at the case label */
+  uint64_t val;   /* Ball-Larus value (DAG edges) */
+  uint64_t inc;   /* placed increment, two's complement */
+  bool chord;     /* not on the spanning tree: carries a probe */
+  double weight;  /* estimated or profiled frequency */
+  int site, arm;  /* rewriter: where this edge's code goes (-1 none) */
+} PPEdge;
+
+typedef struct { int file; unsigned first, last; } PPLines;
+
+typedef struct {
+  VEC(PPLines) lines;   /* source lines of the statements in this block */
+  bool live;            /* reachable from the entry */
+  bool header;          /* target of a back edge */
+  int head, tail, term; /* rewriter sites (-1 none) */
+  char *label;          /* "case 3", "default", "L1", or NULL */
+} PPBlock;
+
+typedef struct {
+  VEC(PPBlock) blocks;
+  VEC(PPEdge) edges;
+  /* DAG adjacency (CSR, edges in id order), rebuilt by pp_graph_index */
+  int *out_start, *out_edges, *in_start, *in_edges;
+  uint64_t *np;         /* paths from each node to exit */
+  uint64_t npaths;      /* paths of the function (np[entry]) */
+} PPGraph;
+
+void pp_graph_init(PPGraph *g);   /* creates entry (0) and exit (1) */
+void pp_graph_free(PPGraph *g);
+int pp_graph_add_block(PPGraph *g);
+int pp_graph_add_edge(PPGraph *g, int src, int dst, PPEdgeKind kind);
+void pp_block_add_lines(PPGraph *g, int b, int file, unsigned first, unsigned last);
+
+bool pp_edge_in_dag(const PPEdge *e);
+/* CSR over every edge (dead, back and cut included) by source: start[n+1], adj[m]; caller frees. */
+void pp_graph_all_out(const PPGraph *g, int **start, int **adj);
+void pp_graph_index(PPGraph *g);
+/* Live nodes in topological order of the DAG; returns their count, or -1 if the DAG has a cycle. */
+int pp_graph_topo(const PPGraph *g, int *order);
+
+#define PP_OUT_FOR(g, v, i) for (int i = (g)->out_start[v]; i < (g)->out_start[(v) + 1]; i++)
+#define PP_IN_FOR(g, v, i) for (int i = (g)->in_start[v]; i < (g)->in_start[(v) + 1]; i++)
+
+const char *pp_edge_kind_name(PPEdgeKind k);
+int pp_edge_kind_parse(const char *s);
+#endif

@@ -1,0 +1,41 @@
+/* Small helpers shared by the host tools: checked allocation, growable arrays, strings, hashing. */
+#ifndef PP_UTIL_H
+#define PP_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+void *pp_xmalloc(size_t n);
+void *pp_xcalloc(size_t n, size_t size);
+void *pp_xrealloc(void *p, size_t n);
+char *pp_xstrdup(const char *s);
+char *pp_xasprintf(const char *fmt, ...);
+
+/* A growable array of T: `VEC(int) v = {0}; VEC_PUSH(v, 3);` */
+#define VEC(T) struct { T *v; size_t n, cap; }
+#define VEC_PUSH(a, x) do { \
+    if ((a).n == (a).cap) { \
+      (a).cap = (a).cap ? 2 * (a).cap : 8; \
+      (a).v = pp_xrealloc((a).v, (a).cap * sizeof *(a).v); \
+    } \
+    (a).v[(a).n++] = (x); \
+  } while (0)
+#define VEC_FREE(a) do { free((a).v); (a).v = NULL; (a).n = (a).cap = 0; } while (0)
+
+/* A string builder. */
+typedef struct { char *s; size_t n, cap; } PPStr;
+void pp_str_add(PPStr *b, const char *s);
+void pp_str_addn(PPStr *b, const char *s, size_t n);
+void pp_str_addf(PPStr *b, const char *fmt, ...);
+char *pp_str_take(PPStr *b);
+
+/* FNV-1a 64, continued from h (start with PP_FNV_BASIS). */
+#define PP_FNV_BASIS 0xcbf29ce484222325ULL
+uint64_t pp_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* Reads a whole file; returns NULL and sets errno on failure. */
+char *pp_read_file(const char *path, size_t *len);
+
+/* Saturating unsigned 64-bit addition. */
+static inline uint64_t pp_sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+#endif
