@@ -1,0 +1,730 @@
+/* profile.c: the hosted profile model: strict parser, saturating merge, canonical writer, safe save. */
+#include "profile.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define UNIT_TAG 0x54494E55UL /* "UNIT" */
+#define END_TAG 0x00444E45UL  /* "END\0" */
+#define FNV_BASIS 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+#define HEADER_LEN 16
+#define UNIT_FIXED 40
+#define TRAILER_LEN 16
+#define CHUNK 256
+#define MAX_COUNT 0xffffffffffffffffULL
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+#if defined(__GNUC__)
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#endif
+
+/* Formats an error message into err (if there is room for one). */
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  if (err && errlen) {
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* a + b, stuck at 2^64-1 instead of wrapping, so merged counts never go down. */
+static unsigned long long sat_add(unsigned long long a, unsigned long long b)
+{
+  return a > MAX_COUNT - b ? MAX_COUNT : a + b;
+}
+
+/* FNV-1a 64 of n bytes, continuing from h. */
+static unsigned long long fnv(unsigned long long h, const unsigned char *p, size_t n)
+{
+  while (n--)
+    h = (h ^ *p++) * FNV_PRIME;
+  return h;
+}
+
+/* Little-endian u32 at p. */
+static unsigned long get_u32(const unsigned char *p)
+{
+  return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
+         (unsigned long)p[3] << 24;
+}
+
+/* Little-endian u64 at p. */
+static unsigned long long get_u64(const unsigned char *p)
+{
+  unsigned long long v = 0;
+  int i;
+  for (i = 7; i >= 0; i--)
+    v = v << 8 | p[i];
+  return v;
+}
+
+/* malloc for n elements of size sz, failing cleanly on overflow; never returns 0 for n == 0. */
+static void *alloc_array(unsigned long long n, size_t sz)
+{
+  if (n > (unsigned long long)((size_t)-1 / sz))
+    return 0;
+  return malloc(n ? (size_t)n * sz : 1);
+}
+
+/* Frees what one unit record owns. */
+static void free_unit(struct pp_unitrec *u)
+{
+  free(u->name);
+  free(u->counters);
+  free(u->hash);
+  memset(u, 0, sizeof *u);
+}
+
+/* Frees everything p owns and leaves it empty. */
+void pp_profile_free(struct pp_profile *p)
+{
+  size_t i;
+  if (!p)
+    return;
+  for (i = 0; i < p->nunits; i++)
+    free_unit(&p->units[i]);
+  free(p->units);
+  p->units = 0;
+  p->nunits = 0;
+}
+
+/* Orders hash entries by (fn, id) for qsort. */
+static int cmp_hent(const void *a, const void *b)
+{
+  const struct pp_hent *x = a, *y = b;
+  if (x->fn != y->fn)
+    return x->fn < y->fn ? -1 : 1;
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  return 0;
+}
+
+/* Makes a unit's hash canonical in place: sorted, each (fn, id) once, no zero counts. */
+static void canon_hash(struct pp_unitrec *u)
+{
+  unsigned long long i, n = 0;
+  if (u->nhash > 1)
+    qsort(u->hash, (size_t)u->nhash, sizeof *u->hash, cmp_hent);
+  for (i = 0; i < u->nhash; i++) {
+    if (u->hash[i].count == 0)
+      continue;
+    if (n > 0 && cmp_hent(&u->hash[n - 1], &u->hash[i]) == 0)
+      u->hash[n - 1].count = sat_add(u->hash[n - 1].count, u->hash[i].count);
+    else
+      u->hash[n++] = u->hash[i];
+  }
+  u->nhash = n;
+}
+
+/* Deep copy of src into dst, with a canonical hash; 0 or -1 (no memory, dst left empty). */
+static int copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
+{
+  const char *name = src->name ? src->name : "";
+  memset(dst, 0, sizeof *dst);
+  dst->checksum = src->checksum;
+  dst->ncounters = src->ncounters;
+  dst->nhash = src->hash ? src->nhash : 0;
+  dst->dropped = src->dropped;
+  dst->name = malloc(strlen(name) + 1);
+  dst->counters = alloc_array(src->ncounters, sizeof *dst->counters);
+  dst->hash = alloc_array(dst->nhash, sizeof *dst->hash);
+  if (!dst->name || !dst->counters || !dst->hash) {
+    free_unit(dst);
+    return -1;
+  }
+  strcpy(dst->name, name);
+  if (src->ncounters && src->counters)
+    memcpy(dst->counters, src->counters, (size_t)src->ncounters * sizeof *dst->counters);
+  else if (src->ncounters)
+    memset(dst->counters, 0, (size_t)src->ncounters * sizeof *dst->counters);
+  if (dst->nhash)
+    memcpy(dst->hash, src->hash, (size_t)dst->nhash * sizeof *dst->hash);
+  canon_hash(dst);
+  return 0;
+}
+
+/* Index of the unit with this checksum in canonical p, or where it would be inserted. */
+static size_t find_unit(const struct pp_profile *p, unsigned long long checksum, int *found)
+{
+  size_t lo = 0, hi = p->nunits, mid;
+  while (lo < hi) {
+    mid = lo + (hi - lo) / 2;
+    if (p->units[mid].checksum < checksum)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *found = lo < p->nunits && p->units[lo].checksum == checksum;
+  return lo;
+}
+
+/* Merge-join of two canonical hash lists into a new array; 0 or -1 (no memory). */
+static int join_hash(const struct pp_unitrec *a, const struct pp_unitrec *b, struct pp_hent **out,
+                     unsigned long long *nout)
+{
+  unsigned long long i = 0, j = 0, n = 0;
+  struct pp_hent *h = alloc_array(a->nhash + b->nhash, sizeof *h);
+  int c;
+  if (!h)
+    return -1;
+  while (i < a->nhash || j < b->nhash) {
+    c = i == a->nhash ? 1 : j == b->nhash ? -1 : cmp_hent(&a->hash[i], &b->hash[j]);
+    if (c < 0)
+      h[n++] = a->hash[i++];
+    else if (c > 0)
+      h[n++] = b->hash[j++];
+    else {
+      h[n] = a->hash[i++];
+      h[n].count = sat_add(h[n].count, b->hash[j++].count);
+      n++;
+    }
+  }
+  *out = h;
+  *nout = n;
+  return 0;
+}
+
+/* Adds canonical src into canonical dst of the same checksum; on error dst is unchanged.
+   Of two names the smaller is kept, so merging stays commutative. */
+static int merge_unit(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err,
+                      size_t errlen)
+{
+  struct pp_hent *h;
+  unsigned long long n, i;
+  char *name = 0;
+
+  if (dst->ncounters != src->ncounters)
+    return fail(err, errlen, "unit %016llx (%s): %llu counters in one profile, %llu in the other",
+                dst->checksum, dst->name, dst->ncounters, src->ncounters);
+  if (strcmp(src->name, dst->name) < 0 && !(name = malloc(strlen(src->name) + 1)))
+    return fail(err, errlen, "out of memory");
+  if (join_hash(dst, src, &h, &n) != 0) {
+    free(name);
+    return fail(err, errlen, "out of memory");
+  }
+  for (i = 0; i < dst->ncounters; i++)
+    dst->counters[i] = sat_add(dst->counters[i], src->counters[i]);
+  dst->dropped = sat_add(dst->dropped, src->dropped);
+  free(dst->hash);
+  dst->hash = h;
+  dst->nhash = n;
+  if (name) {
+    free(dst->name);
+    dst->name = strcpy(name, src->name);
+  }
+  return 0;
+}
+
+/* Adds canonical rec (owned: always consumed) into canonical p; p unchanged on error. */
+static int absorb(struct pp_profile *p, struct pp_unitrec *rec, char *err, size_t errlen)
+{
+  int found, rc = 0;
+  size_t at = find_unit(p, rec->checksum, &found);
+  struct pp_unitrec *grown;
+
+  if (found) {
+    rc = merge_unit(&p->units[at], rec, err, errlen);
+    free_unit(rec);
+    return rc;
+  }
+  grown = alloc_array((unsigned long long)p->nunits + 1, sizeof *grown);
+  if (!grown) {
+    free_unit(rec);
+    return fail(err, errlen, "out of memory");
+  }
+  if (p->nunits)
+    memcpy(grown, p->units, p->nunits * sizeof *grown);
+  memmove(grown + at + 1, grown + at, (p->nunits - at) * sizeof *grown);
+  grown[at] = *rec;
+  free(p->units);
+  p->units = grown;
+  p->nunits++;
+  return 0;
+}
+
+/* Adds a copy of u's counts into p, as a merge would; p unchanged on error. */
+int pp_profile_add_unit(struct pp_profile *p, const struct pp_unitrec *u, char *err, size_t errlen)
+{
+  struct pp_unitrec copy;
+  if (copy_unit(&copy, u) != 0)
+    return fail(err, errlen, "out of memory");
+  return absorb(p, &copy, err, errlen);
+}
+
+/* Builds a canonical copy of p in *out (units and hash sorted, duplicates added up). */
+static int canon_copy(const struct pp_profile *p, struct pp_profile *out, char *err, size_t errlen)
+{
+  size_t i;
+  out->nunits = 0;
+  out->units = 0;
+  for (i = 0; i < p->nunits; i++)
+    if (pp_profile_add_unit(out, &p->units[i], err, errlen) != 0) {
+      pp_profile_free(out);
+      return -1;
+    }
+  return 0;
+}
+
+/* Adds from into into; the result is built aside and swapped in, so into is unchanged on error. */
+int pp_profile_merge(struct pp_profile *into, const struct pp_profile *from, char *err,
+                     size_t errlen)
+{
+  struct pp_profile sum;
+  size_t i;
+  if (canon_copy(into, &sum, err, errlen) != 0)
+    return -1;
+  for (i = 0; i < from->nunits; i++)
+    if (pp_profile_add_unit(&sum, &from->units[i], err, errlen) != 0) {
+      pp_profile_free(&sum);
+      return -1;
+    }
+  pp_profile_free(into);
+  *into = sum;
+  return 0;
+}
+
+/* The parser's view of its input, for bounds checks and messages. */
+struct in {
+  const unsigned char *b;
+  size_t len;
+  const char *fname;
+  char *err;
+  size_t errlen;
+};
+
+/* Checks the fixed header: magic, version, flags. */
+static int parse_header(const struct in *in)
+{
+  size_t n = in->len < 8 ? in->len : 8;
+  if (in->len == 0)
+    return fail(in->err, in->errlen, "%s: empty file, not a profile", in->fname);
+  if (memcmp(in->b, "PATHPROF", n) != 0)
+    return fail(in->err, in->errlen, "%s: bad magic at byte 0 (not a pathprof profile)",
+                in->fname);
+  if (in->len < HEADER_LEN)
+    return fail(in->err, in->errlen, "%s: truncated header at byte 0 (file ends at byte %zu)",
+                in->fname, in->len);
+  if (get_u32(in->b + 8) != 1)
+    return fail(in->err, in->errlen, "%s: unknown format version %lu at byte 8", in->fname,
+                get_u32(in->b + 8));
+  if (get_u32(in->b + 12) != 0)
+    return fail(in->err, in->errlen, "%s: unknown flags 0x%lx at byte 12", in->fname,
+                get_u32(in->b + 12));
+  return 0;
+}
+
+/* Message for a unit record that runs past the end of the input. */
+static int truncated(const struct in *in, size_t at)
+{
+  return fail(in->err, in->errlen, "%s: truncated unit record at byte %zu (file ends at byte %zu)",
+              in->fname, at, in->len);
+}
+
+/* Reads and checks the padded name of the record at `at`; name bytes start at *pos. */
+static int parse_name(const struct in *in, size_t at, size_t *pos, unsigned long len, char **name)
+{
+  size_t i, pad = (8 - len % 8) % 8;
+  if (len > in->len - *pos || pad > in->len - *pos - len)
+    return truncated(in, at);
+  for (i = 0; i < len; i++)
+    if (in->b[*pos + i] == 0)
+      return fail(in->err, in->errlen, "%s: NUL byte in unit name at byte %zu", in->fname,
+                  *pos + i);
+  for (; i < len + pad; i++)
+    if (in->b[*pos + i] != 0)
+      return fail(in->err, in->errlen, "%s: nonzero name padding at byte %zu", in->fname,
+                  *pos + i);
+  if (!(*name = malloc(len + 1)))
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  memcpy(*name, in->b + *pos, len);
+  (*name)[len] = 0;
+  *pos += len + pad;
+  return 0;
+}
+
+/* Decodes the counters and hash entries of the record at `at` into u; *pos moves past them. */
+static int parse_counts(const struct in *in, size_t at, size_t *pos, struct pp_unitrec *u)
+{
+  unsigned long long i;
+  const unsigned char *p;
+  if (u->ncounters > (in->len - *pos) / 8 || u->nhash > (in->len - *pos - u->ncounters * 8) / 24)
+    return truncated(in, at);
+  u->counters = alloc_array(u->ncounters, sizeof *u->counters);
+  u->hash = alloc_array(u->nhash, sizeof *u->hash);
+  if (!u->counters || !u->hash)
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  for (p = in->b + *pos, i = 0; i < u->ncounters; i++, p += 8)
+    u->counters[i] = get_u64(p);
+  for (i = 0; i < u->nhash; i++, p += 24) {
+    u->hash[i].fn = get_u64(p);
+    u->hash[i].id = get_u64(p + 8);
+    u->hash[i].count = get_u64(p + 16);
+  }
+  *pos = (size_t)(p - in->b);
+  return 0;
+}
+
+/* Parses the unit record at *pos (its tag already seen) and adds it to p. */
+static int parse_unit(const struct in *in, size_t *pos, struct pp_profile *p)
+{
+  size_t at = *pos, q = at + UNIT_FIXED;
+  struct pp_unitrec u;
+  char msg[256];
+
+  memset(&u, 0, sizeof u);
+  if (in->len - at < UNIT_FIXED)
+    return truncated(in, at);
+  u.checksum = get_u64(in->b + at + 8);
+  u.ncounters = get_u64(in->b + at + 16);
+  u.nhash = get_u64(in->b + at + 24);
+  u.dropped = get_u64(in->b + at + 32);
+  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0 ||
+      parse_counts(in, at, &q, &u) != 0) {
+    free_unit(&u);
+    return -1;
+  }
+  canon_hash(&u);
+  if (absorb(p, &u, msg, sizeof msg) != 0)
+    return fail(in->err, in->errlen, "%s: unit record at byte %zu: %s", in->fname, at, msg);
+  *pos = q;
+  return 0;
+}
+
+/* Checks the trailer at pos: unit count, checksum of all bytes before it, nothing after it. */
+static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
+{
+  unsigned long long sum;
+  if (in->len - pos < TRAILER_LEN)
+    return fail(in->err, in->errlen, "%s: truncated trailer at byte %zu (file ends at byte %zu)",
+                in->fname, pos, in->len);
+  if (get_u32(in->b + pos + 4) != nunits)
+    return fail(in->err, in->errlen, "%s: wrong unit count %lu at byte %zu (found %lu records)",
+                in->fname, get_u32(in->b + pos + 4), pos + 4, nunits);
+  sum = fnv(FNV_BASIS, in->b, pos + 8);
+  if (get_u64(in->b + pos + 8) != sum)
+    return fail(in->err, in->errlen, "%s: checksum mismatch at byte %zu (the data is corrupt)",
+                in->fname, pos + 8);
+  if (in->len != pos + TRAILER_LEN)
+    return fail(in->err, in->errlen, "%s: %zu stray bytes after the trailer at byte %zu",
+                in->fname, in->len - pos - TRAILER_LEN, pos + TRAILER_LEN);
+  return 0;
+}
+
+/* Walks the records after the header up to and including the trailer. */
+static int parse_body(const struct in *in, struct pp_profile *p)
+{
+  size_t pos = HEADER_LEN;
+  unsigned long nunits = 0, tag;
+  for (;;) {
+    if (in->len - pos < 4)
+      return fail(in->err, in->errlen, "%s: missing trailer at byte %zu (file ends at byte %zu)",
+                  in->fname, pos, in->len);
+    tag = get_u32(in->b + pos);
+    if (tag == END_TAG)
+      return parse_trailer(in, pos, nunits);
+    if (tag != UNIT_TAG)
+      return fail(in->err, in->errlen, "%s: unknown tag 0x%08lx at byte %zu", in->fname, tag, pos);
+    if (parse_unit(in, &pos, p) != 0)
+      return -1;
+    nunits++;
+  }
+}
+
+/* Parses and strictly validates a whole profile; *out is empty on error. */
+int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
+                     struct pp_profile *out, char *err, size_t errlen)
+{
+  struct in in;
+  in.b = buf;
+  in.len = buf ? len : 0;
+  in.fname = fname ? fname : "<profile>";
+  in.err = err;
+  in.errlen = errlen;
+  out->nunits = 0;
+  out->units = 0;
+  if (parse_header(&in) != 0 || parse_body(&in, out) != 0) {
+    pp_profile_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+/* Reads all of fd into a malloc'd buffer; 0, or -1 with errno set. */
+static int slurp(int fd, unsigned char **buf, size_t *len)
+{
+  size_t cap = 4096, n = 0;
+  unsigned char *b = malloc(cap), *nb;
+  ssize_t r;
+
+  while (b) {
+    if (n == cap) {
+      nb = cap > (size_t)-1 / 2 ? 0 : realloc(b, cap * 2);
+      if (!nb)
+        break;
+      b = nb;
+      cap *= 2;
+    }
+    r = read(fd, b + n, cap - n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      free(b);
+      return -1;
+    }
+    if (r == 0) {
+      *buf = b;
+      *len = n;
+      return 0;
+    }
+    n += (size_t)r;
+  }
+  free(b);
+  errno = ENOMEM;
+  return -1;
+}
+
+/* Reads fd from its current offset to the end and parses what it holds. */
+int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *err,
+                       size_t errlen)
+{
+  unsigned char *buf;
+  size_t len;
+  int rc;
+
+  out->nunits = 0;
+  out->units = 0;
+  if (slurp(fd, &buf, &len) != 0)
+    return fail(err, errlen, "%s: cannot read: %s", fname, strerror(errno));
+  rc = pp_profile_parse(buf, len, fname, out, err, errlen);
+  free(buf);
+  return rc;
+}
+
+/* Reads and parses the profile in the file at path. */
+int pp_profile_read(const char *path, struct pp_profile *out, char *err, size_t errlen)
+{
+  int fd, rc;
+
+  out->nunits = 0;
+  out->units = 0;
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  rc = pp_profile_read_fd(fd, path, out, err, errlen);
+  close(fd);
+  return rc;
+}
+
+/* The writer's state: chunk buffer, running FNV-1a, sink. */
+struct out {
+  pathprof_write_fn fn;
+  void *ctx;
+  unsigned long long fnv;
+  size_t n;
+  int failed;
+  unsigned char buf[CHUNK];
+};
+
+/* Hands the buffered bytes to the sink; after one failure the sink is not called again. */
+static void flush(struct out *o)
+{
+  if (o->n && !o->failed && o->fn(o->ctx, o->buf, (unsigned long)o->n) != 0)
+    o->failed = 1;
+  o->n = 0;
+}
+
+/* Appends n bytes to the chunk buffer and the running checksum. */
+static void put_bytes(struct out *o, const void *p, size_t n)
+{
+  const unsigned char *c = p;
+  while (n--) {
+    o->fnv = (o->fnv ^ *c) * FNV_PRIME;
+    o->buf[o->n++] = *c++;
+    if (o->n == CHUNK)
+      flush(o);
+  }
+}
+
+/* Appends a little-endian u32. */
+static void put_u32(struct out *o, unsigned long v)
+{
+  unsigned char b[4];
+  int i;
+  for (i = 0; i < 4; i++)
+    b[i] = (unsigned char)(v >> (8 * i));
+  put_bytes(o, b, 4);
+}
+
+/* Appends a little-endian u64. */
+static void put_u64(struct out *o, unsigned long long v)
+{
+  unsigned char b[8];
+  int i;
+  for (i = 0; i < 8; i++)
+    b[i] = (unsigned char)(v >> (8 * i));
+  put_bytes(o, b, 8);
+}
+
+/* Appends one unit record of a canonical profile. */
+static void put_unit(struct out *o, const struct pp_unitrec *u)
+{
+  static const unsigned char zeros[8];
+  size_t len = strlen(u->name);
+  unsigned long long i;
+
+  put_u32(o, UNIT_TAG);
+  put_u32(o, (unsigned long)len);
+  put_u64(o, u->checksum);
+  put_u64(o, u->ncounters);
+  put_u64(o, u->nhash);
+  put_u64(o, u->dropped);
+  put_bytes(o, u->name, len);
+  put_bytes(o, zeros, (8 - len % 8) % 8);
+  for (i = 0; i < u->ncounters && !o->failed; i++)
+    put_u64(o, u->counters[i]);
+  for (i = 0; i < u->nhash && !o->failed; i++) {
+    put_u64(o, u->hash[i].fn);
+    put_u64(o, u->hash[i].id);
+    put_u64(o, u->hash[i].count);
+  }
+}
+
+/* Streams a canonical copy of p through fn in the profile format. */
+int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx)
+{
+  struct pp_profile c;
+  struct out o;
+  size_t i;
+
+  if (canon_copy(p, &c, 0, 0) != 0)
+    return -1;
+  o.fn = fn;
+  o.ctx = ctx;
+  o.fnv = FNV_BASIS;
+  o.n = 0;
+  o.failed = 0;
+  put_bytes(&o, "PATHPROF", 8);
+  put_u32(&o, 1);
+  put_u32(&o, 0);
+  for (i = 0; i < c.nunits && !o.failed; i++)
+    put_unit(&o, &c.units[i]);
+  put_u32(&o, END_TAG);
+  put_u32(&o, (unsigned long)c.nunits);
+  put_u64(&o, o.fnv);
+  flush(&o);
+  pp_profile_free(&c);
+  return o.failed ? -1 : 0;
+}
+
+/* A file descriptor sink; keeps the first errno. */
+struct fdsink {
+  int fd;
+  int err;
+};
+
+/* Writes all of buf to the sink's fd, retrying short writes and EINTR. */
+static int fd_write(void *ctx, const void *buf, unsigned long len)
+{
+  struct fdsink *s = ctx;
+  const char *p = buf;
+  ssize_t r;
+  while (len > 0) {
+    r = write(s->fd, p, len);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      s->err = r < 0 ? errno : EIO;
+      return -1;
+    }
+    p += r;
+    len -= (unsigned long)r;
+  }
+  return 0;
+}
+
+/* Flushes the directory holding path, so the rename itself survives a crash (best effort). */
+static void sync_dir(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  size_t n = slash == path ? 1 : (size_t)(slash - path);
+  char *dir;
+  int fd;
+  if (!slash) {
+    fd = open(".", O_RDONLY);
+  } else {
+    if (!(dir = malloc(n + 1)))
+      return;
+    memcpy(dir, path, n);
+    dir[n] = 0;
+    fd = open(dir, O_RDONLY);
+    free(dir);
+  }
+  if (fd >= 0) {
+    fsync(fd);
+    close(fd);
+  }
+}
+
+/* Writes p into the already open temporary fd, syncs and closes it; 0 or an errno-style code
+   with *what naming the failed step. */
+static int fill_temp(const struct pp_profile *p, int fd, const char **what)
+{
+  struct fdsink s;
+  int e;
+  s.fd = fd;
+  s.err = 0;
+  *what = "cannot write";
+  if (pp_profile_write(p, fd_write, &s) != 0) {
+    close(fd);
+    return s.err ? s.err : ENOMEM;
+  }
+  *what = "cannot sync";
+  if (fsync(fd) != 0) {
+    e = errno;
+    close(fd);
+    return e;
+  }
+  *what = "cannot close";
+  return close(fd) != 0 ? errno : 0;
+}
+
+/* Writes p to "<path>.tmp.<pid>", syncs it and renames it over path; the old file stays on error. */
+int pp_profile_save(const struct pp_profile *p, const char *path, char *err, size_t errlen)
+{
+  size_t n = strlen(path) + 32;
+  char *tmp = malloc(n);
+  const char *what = "cannot create";
+  int fd, e;
+
+  if (!tmp)
+    return fail(err, errlen, "%s: out of memory", path);
+  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  e = fd < 0 ? errno : fill_temp(p, fd, &what);
+  if (e == 0 && rename(tmp, path) != 0) {
+    e = errno;
+    what = "cannot rename temporary";
+  }
+  if (e != 0) {
+    if (fd >= 0)
+      unlink(tmp);
+    fail(err, errlen, "%s: %s %s: %s", path, what, tmp, strerror(e));
+    free(tmp);
+    return -1;
+  }
+  free(tmp);
+  sync_dir(path);
+  return 0;
+}
