@@ -234,7 +234,7 @@ static int merge_locked(const char *path, const struct pp_profile *p, char *err,
 {
   struct pp_profile old = {0, 0};
   struct stat st;
-  int fd, rc;
+  int fd, rc, empty = 0;
 
   fd = open_locked(path, err, errlen);
   if (fd < 0)
@@ -243,7 +243,8 @@ static int merge_locked(const char *path, const struct pp_profile *p, char *err,
     snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
     rc = -1;
   } else {
-    rc = st.st_size == 0 ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
+    empty = st.st_size == 0;
+    rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
   }
   if (rc == 0 && pp_profile_merge(&old, p, err, errlen) != 0) {
     size_t n = strlen(err);
@@ -252,6 +253,8 @@ static int merge_locked(const char *path, const struct pp_profile *p, char *err,
   }
   if (rc == 0)
     rc = pp_profile_save(&old, path, err, errlen);
+  if (rc != 0 && empty)
+    unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
   pp_profile_free(&old);
   close(fd); /* releases the lock, after the rename */
   return rc;
