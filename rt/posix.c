@@ -151,19 +151,27 @@ static int take_snapshot(struct snapshot *ss)
   return -1;
 }
 
-/* Builds the profile that the snapshot describes (canonical: sorted, duplicates added up). */
+/* Builds the canonical profile the snapshot describes (sorted, equal checksums added up). */
 static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, char *err,
                             size_t errlen)
 {
+  struct pp_profile view;
   size_t i;
+  int rc;
+
   p->nunits = 0;
   p->units = 0;
+  view.nunits = ss->n;
+  view.units = malloc((ss->n ? ss->n : 1) * sizeof *view.units);
+  if (!view.units) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
   for (i = 0; i < ss->n; i++)
-    if (pp_profile_add_unit(p, &ss->s[i].rec, err, errlen) != 0) {
-      pp_profile_free(p);
-      return -1;
-    }
-  return 0;
+    view.units[i] = ss->s[i].rec; /* shallow: merge copies what it keeps */
+  rc = pp_profile_merge(p, &view, err, errlen);
+  free(view.units);
+  return rc;
 }
 
 /* live - written, never below zero (a reset may have run in between). */

@@ -263,18 +263,67 @@ int pp_profile_add_unit(struct pp_profile *p, const struct pp_unitrec *u, char *
   return absorb(p, &copy, err, errlen);
 }
 
-/* Builds a canonical copy of p in *out (units and hash sorted, duplicates added up). */
-static int canon_copy(const struct pp_profile *p, struct pp_profile *out, char *err, size_t errlen)
+/* Orders unit records by checksum for qsort. */
+static int cmp_unit(const void *a, const void *b)
+{
+  const struct pp_unitrec *x = a, *y = b;
+  if (x->checksum != y->checksum)
+    return x->checksum < y->checksum ? -1 : 1;
+  return 0;
+}
+
+/* Frees n owned records and their array. */
+static void free_units(struct pp_unitrec *recs, size_t n)
 {
   size_t i;
+  for (i = 0; i < n; i++)
+    free_unit(&recs[i]);
+  free(recs);
+}
+
+/* Turns n owned records with canonical hashes into canonical *out: sorts them by checksum and
+   adds up records with equal checksums (O(n log n)). Consumes recs, also on error. */
+static int fold(struct pp_unitrec *recs, size_t n, struct pp_profile *out, char *err,
+                size_t errlen)
+{
+  size_t i, m = 0;
   out->nunits = 0;
   out->units = 0;
-  for (i = 0; i < p->nunits; i++)
-    if (pp_profile_add_unit(out, &p->units[i], err, errlen) != 0) {
-      pp_profile_free(out);
-      return -1;
+  if (n > 1)
+    qsort(recs, n, sizeof *recs, cmp_unit);
+  for (i = 0; i < n; i++) {
+    if (m > 0 && recs[m - 1].checksum == recs[i].checksum) {
+      if (merge_unit(&recs[m - 1], &recs[i], err, errlen) != 0) {
+        free_units(recs, n);
+        return -1;
+      }
+      free_unit(&recs[i]);
+    } else {
+      recs[m++] = recs[i];
     }
+  }
+  out->nunits = m;
+  out->units = recs;
   return 0;
+}
+
+/* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
+static int copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
+                    char *err, size_t errlen)
+{
+  size_t na = a->nunits, nb = b ? b->nunits : 0, i;
+  struct pp_unitrec *recs = alloc_array((unsigned long long)na + nb, sizeof *recs);
+
+  out->nunits = 0;
+  out->units = 0;
+  if (!recs)
+    return fail(err, errlen, "out of memory");
+  for (i = 0; i < na + nb; i++)
+    if (copy_unit(&recs[i], i < na ? &a->units[i] : &b->units[i - na]) != 0) {
+      free_units(recs, i);
+      return fail(err, errlen, "out of memory");
+    }
+  return fold(recs, na + nb, out, err, errlen);
 }
 
 /* Adds from into into; the result is built aside and swapped in, so into is unchanged on error. */
@@ -282,14 +331,8 @@ int pp_profile_merge(struct pp_profile *into, const struct pp_profile *from, cha
                      size_t errlen)
 {
   struct pp_profile sum;
-  size_t i;
-  if (canon_copy(into, &sum, err, errlen) != 0)
+  if (copy_all(into, from, &sum, err, errlen) != 0)
     return -1;
-  for (i = 0; i < from->nunits; i++)
-    if (pp_profile_add_unit(&sum, &from->units[i], err, errlen) != 0) {
-      pp_profile_free(&sum);
-      return -1;
-    }
   pp_profile_free(into);
   *into = sum;
   return 0;
@@ -376,12 +419,35 @@ static int parse_counts(const struct in *in, size_t at, size_t *pos, struct pp_u
   return 0;
 }
 
-/* Parses the unit record at *pos (its tag already seen) and adds it to p. */
-static int parse_unit(const struct in *in, size_t *pos, struct pp_profile *p)
+/* Records parsed so far, in file order. */
+struct recs {
+  struct pp_unitrec *v;
+  size_t n, cap;
+};
+
+/* Appends an owned record to the list (growing it by doubling); consumes u, also on error. */
+static int push(struct recs *l, struct pp_unitrec *u)
+{
+  struct pp_unitrec *grown;
+  size_t cap = l->cap ? l->cap * 2 : 16;
+  if (l->n == l->cap) {
+    grown = cap > (size_t)-1 / sizeof *grown ? 0 : realloc(l->v, cap * sizeof *grown);
+    if (!grown) {
+      free_unit(u);
+      return -1;
+    }
+    l->v = grown;
+    l->cap = cap;
+  }
+  l->v[l->n++] = *u;
+  return 0;
+}
+
+/* Parses the unit record at *pos (its tag already seen) and appends it to l. */
+static int parse_unit(const struct in *in, size_t *pos, struct recs *l)
 {
   size_t at = *pos, q = at + UNIT_FIXED;
   struct pp_unitrec u;
-  char msg[256];
 
   memset(&u, 0, sizeof u);
   if (in->len - at < UNIT_FIXED)
@@ -396,8 +462,8 @@ static int parse_unit(const struct in *in, size_t *pos, struct pp_profile *p)
     return -1;
   }
   canon_hash(&u);
-  if (absorb(p, &u, msg, sizeof msg) != 0)
-    return fail(in->err, in->errlen, "%s: unit record at byte %zu: %s", in->fname, at, msg);
+  if (push(l, &u) != 0)
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
   *pos = q;
   return 0;
 }
@@ -423,7 +489,7 @@ static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
 }
 
 /* Walks the records after the header up to and including the trailer. */
-static int parse_body(const struct in *in, struct pp_profile *p)
+static int parse_body(const struct in *in, struct recs *l)
 {
   size_t pos = HEADER_LEN;
   unsigned long nunits = 0, tag;
@@ -436,7 +502,7 @@ static int parse_body(const struct in *in, struct pp_profile *p)
       return parse_trailer(in, pos, nunits);
     if (tag != UNIT_TAG)
       return fail(in->err, in->errlen, "%s: unknown tag 0x%08lx at byte %zu", in->fname, tag, pos);
-    if (parse_unit(in, &pos, p) != 0)
+    if (parse_unit(in, &pos, l) != 0)
       return -1;
     nunits++;
   }
@@ -447,6 +513,9 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
                      struct pp_profile *out, char *err, size_t errlen)
 {
   struct in in;
+  struct recs l = {0, 0, 0};
+  char msg[256];
+
   in.b = buf;
   in.len = buf ? len : 0;
   in.fname = fname ? fname : "<profile>";
@@ -454,10 +523,12 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.errlen = errlen;
   out->nunits = 0;
   out->units = 0;
-  if (parse_header(&in) != 0 || parse_body(&in, out) != 0) {
-    pp_profile_free(out);
+  if (parse_header(&in) != 0 || parse_body(&in, &l) != 0) {
+    free_units(l.v, l.n);
     return -1;
   }
+  if (fold(l.v, l.n, out, msg, sizeof msg) != 0)
+    return fail(err, errlen, "%s: %s", in.fname, msg);
   return 0;
 }
 
@@ -608,7 +679,7 @@ int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx
   struct out o;
   size_t i;
 
-  if (canon_copy(p, &c, 0, 0) != 0)
+  if (copy_all(p, 0, &c, 0, 0) != 0)
     return -1;
   o.fn = fn;
   o.ctx = ctx;

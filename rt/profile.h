@@ -40,13 +40,15 @@ int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *
 /* Reads and parses the file at path. Returns 0, or -1 with err naming the file. */
 int pp_profile_read(const char *path, struct pp_profile *out, char *err, size_t errlen);
 
-/* Adds the counts of from into into (units matched by checksum, counts saturate at 2^64-1).
-   A unit with the same checksum but another ncounters is an error; into is then unchanged. */
+/* Adds the counts of from into into (units matched by checksum, counts saturate at 2^64-1);
+   neither needs to be canonical, the result is. A unit with the same checksum but another
+   ncounters is an error; into is then unchanged. */
 int pp_profile_merge(struct pp_profile *into, const struct pp_profile *from, char *err,
                      size_t errlen);
 
-/* Adds one unit's counts to p, as a merge would; hash need not be sorted or unique.
-   Returns 0, or -1 (ncounters mismatch, no memory) with p unchanged. */
+/* Adds a copy of one unit's counts to canonical p (empty, or made by the functions here), as a
+   merge would; u's hash need not be sorted or unique. Returns 0, or -1 (ncounters mismatch, no
+   memory) with p unchanged. For many units, pp_profile_merge of a whole profile is faster. */
 int pp_profile_add_unit(struct pp_profile *p, const struct pp_unitrec *u, char *err,
                         size_t errlen);
 
