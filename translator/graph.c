@@ -23,7 +23,7 @@ void pp_graph_free(PPGraph *g) {
 int pp_graph_add_block(PPGraph *g) {
   PPBlock b;
   memset(&b, 0, sizeof b);
-  b.head = b.tail = b.term = -1;
+  b.head = b.tail = -1;
   VEC_PUSH(g->blocks, b);
   return (int)g->blocks.n - 1;
 }

@@ -34,7 +34,7 @@ typedef struct {
   VEC(PPLines) lines;   /* source lines of the statements in this block */
   bool live;            /* reachable from the entry */
   bool header;          /* target of a back edge */
-  int head, tail, term; /* rewriter sites (-1 none) */
+  int head, tail;       /* rewriter sites: where its entry is observed, where its single edge's code goes */
   char *label;          /* "case 3", "default", "L1", or NULL */
 } PPBlock;
 

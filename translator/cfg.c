@@ -1,0 +1,551 @@
+/* AST -> CFG: one graph per function body, every edge tied to a site where its code can go. */
+#include "cfg.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BAD UINT_MAX
+
+typedef VEC(CXCursor) Kids;
+typedef struct { char *name; int block; } Label;
+typedef struct { int edge; char *name; } Goto;
+typedef struct { int head; bool has_default; } Switch;
+
+typedef struct {
+  PPSource *src;
+  PPFunc *f;
+  PPGraph *g;
+  int cur, depth, seq;
+  VEC(int) brk;
+  VEC(int) cont;
+  VEC(Switch) sw;
+  VEC(Label) labels;
+  VEC(Goto) gotos;
+  const char *why;  /* first reason to give up, or NULL */
+} Builder;
+
+static void stmt(Builder *b, CXCursor c);
+
+/* ---- libclang helpers ---- */
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  VEC_PUSH(*(Kids *)d, c);
+  return CXChildVisit_Continue;
+}
+
+static Kids kids(CXCursor c) {
+  Kids k = {0};
+  clang_visitChildren(c, collect, &k);
+  return k;
+}
+
+static unsigned offset_of(CXSourceLocation l) {
+  unsigned o;
+  clang_getFileLocation(l, NULL, NULL, NULL, &o);
+  return o;
+}
+
+static unsigned start_of(CXCursor c) { return offset_of(clang_getRangeStart(clang_getCursorExtent(c))); }
+static unsigned end_of(CXCursor c) { return offset_of(clang_getRangeEnd(clang_getCursorExtent(c))); }
+static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
+
+int pp_source_file(PPSource *src, const char *name) {
+  for (size_t i = 0; i < src->files.n; i++)
+    if (!strcmp(src->files.v[i], name)) return (int)i;
+  VEC_PUSH(src->files, pp_xstrdup(name));
+  return (int)src->files.n - 1;
+}
+
+/* Original file and line of a location, through the .i file's line markers. */
+static unsigned presumed(Builder *b, CXSourceLocation l, int *file) {
+  CXString fn;
+  unsigned line, col;
+  clang_getPresumedLocation(l, &fn, &line, &col);
+  if (file) *file = pp_source_file(b->src, clang_getCString(fn));
+  clang_disposeString(fn);
+  return line;
+}
+
+static void add_lines(Builder *b, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  int file;
+  unsigned first = presumed(b, clang_getRangeStart(r), &file);
+  unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
+  pp_block_add_lines(b->g, b->cur, file, first, last);
+}
+
+/* ---- the raw text of the .i file ---- */
+
+static bool at_line_start(const char *t, unsigned off) {
+  while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t')) off--;
+  return off == 0 || t[off - 1] == '\n';
+}
+
+/* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
+static unsigned skip_ws(const PPSource *s, unsigned off) {
+  const char *t = s->text;
+  while (off < s->len) {
+    char c = t[off];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') off++;
+    else if (c == '#' && at_line_start(t, off)) {
+      while (off < s->len && t[off] != '\n') off++;
+    } else if (c == '/' && off + 1 < s->len && t[off + 1] == '*') {
+      char *e = strstr(t + off + 2, "*/");
+      off = e ? (unsigned)(e - t) + 2 : (unsigned)s->len;
+    } else if (c == '/' && off + 1 < s->len && t[off + 1] == '/') {
+      while (off < s->len && t[off] != '\n') off++;
+    } else break;
+  }
+  return off;
+}
+
+/* Offset just past the ':' that ends a label whose name or expression ends at off. */
+static unsigned colon_after(Builder *b, unsigned off) {
+  off = skip_ws(b->src, off);
+  return off < b->src->len && b->src->text[off] == ':' ? off + 1 : BAD;
+}
+
+/* Offset just past the last character of statement c, including its ';'. */
+static unsigned stmt_end(Builder *b, CXCursor c) {
+  switch (kind(c)) {
+  case CXCursor_CompoundStmt:
+    return end_of(c);
+  case CXCursor_IfStmt: case CXCursor_WhileStmt: case CXCursor_ForStmt: case CXCursor_SwitchStmt:
+  case CXCursor_LabelStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: {
+    Kids k = kids(c);
+    unsigned e = k.n ? stmt_end(b, k.v[k.n - 1]) : BAD;
+    VEC_FREE(k);
+    return e;
+  }
+  default: {
+    unsigned e = end_of(c);
+    if (e > 0 && b->src->text[e - 1] == ';') return e;
+    e = skip_ws(b->src, e);
+    return e < b->src->len && b->src->text[e] == ';' ? e + 1 : BAD;
+  }
+  }
+}
+
+/* Finds the two ';' and the ')' of a for header, skipping literals and nested brackets. */
+static int for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi2, unsigned *close) {
+  const char *t = b->src->text;
+  unsigned o = skip_ws(b->src, for_off + 3), n = (unsigned)b->src->len;
+  int depth = 0, nsemi = 0;
+  if (o >= n || t[o] != '(') return -1;
+  for (; o < n; o++) {
+    char ch = t[o];
+    if (ch == '"' || ch == '\'') {
+      for (o++; o < n && t[o] != ch; o++)
+        if (t[o] == '\\') o++;
+    } else if (ch == '#' && at_line_start(t, o)) {
+      while (o < n && t[o] != '\n') o++;
+    } else if (ch == '(' || ch == '[' || ch == '{') depth++;
+    else if (ch == ')' || ch == ']' || ch == '}') {
+      if (--depth == 0) { *close = o; return nsemi == 2 ? 0 : -1; }
+    } else if (ch == ';' && depth == 1) {
+      if (nsemi == 0) *semi1 = o; else *semi2 = o;
+      nsemi++;
+    }
+  }
+  return -1;
+}
+
+/* ---- blocks, sites and edges ---- */
+
+static void fail(Builder *b, const char *why) { if (!b->why) b->why = why; }
+
+static int new_block(Builder *b) { return pp_graph_add_block(b->g); }
+
+static int add_site(Builder *b, PPSiteKind k, unsigned off, unsigned end, int side) {
+  PPSite s = { k, off, end, side, b->depth, b->seq++, -1 };
+  if (off == BAD || end == BAD) fail(b, "could not locate a statement boundary in the source");
+  VEC_PUSH(b->f->sites, s);
+  return (int)b->f->sites.n - 1;
+}
+
+static int stmt_site(Builder *b, unsigned off, int side) { return add_site(b, SK_STMT, off, off, side); }
+
+/* The first item of a block decides where its entry can be observed (the trace). */
+static void set_head(Builder *b, int site) {
+  if (b->g->blocks.v[b->cur].head < 0) b->g->blocks.v[b->cur].head = site;
+}
+
+static int add_edge(Builder *b, int dst, PPEdgeKind k, int site, int arm) {
+  int e = pp_graph_add_edge(b->g, b->cur, dst, k);
+  b->g->edges.v[e].site = site;
+  b->g->edges.v[e].arm = arm;
+  return e;
+}
+
+/* Ends the current block with its single edge to dst; the edge's code goes at site. */
+static int leave_to(Builder *b, int site, int arm, int dst, PPEdgeKind k) {
+  set_head(b, site);
+  b->g->blocks.v[b->cur].tail = site;
+  return add_edge(b, dst, k, site, arm);
+}
+
+/* A statement that stays inside the current block. */
+static void item(Builder *b, CXCursor c) {
+  if (b->g->blocks.v[b->cur].head < 0) set_head(b, stmt_site(b, start_of(c), SIDE_OPEN));
+  add_lines(b, c);
+}
+
+/* A condition ends the current block with a true and a false edge. */
+static void cond_edges(Builder *b, CXCursor cond, int t, int f) {
+  int s = add_site(b, SK_COND, start_of(cond), end_of(cond), SIDE_OPEN);
+  set_head(b, s);
+  add_lines(b, cond);
+  add_edge(b, t, EK_NORMAL, s, ARM_TRUE);
+  add_edge(b, f, EK_NORMAL, s, ARM_FALSE);
+}
+
+/* break, continue, goto, return: the jump's code goes just before the statement. */
+static int jump(Builder *b, CXCursor c, int dst, PPEdgeKind k) {
+  int s = stmt_site(b, start_of(c), SIDE_OPEN);
+  set_head(b, s);
+  add_lines(b, c);
+  int e = leave_to(b, s, -1, dst, k);
+  b->cur = new_block(b);  /* whatever follows is unreachable until a label */
+  return e;
+}
+
+/* A sub-statement of if/loop/switch is a statement list of its own, braced when it is not a
+   compound; returns the site at its end, where the edge that falls out of it puts its code. */
+static int substmt(Builder *b, CXCursor c) {
+  int s;
+  b->depth++;
+  if (kind(c) == CXCursor_CompoundStmt) {
+    Kids k = kids(c);
+    for (size_t i = 0; i < k.n; i++) stmt(b, k.v[i]);
+    VEC_FREE(k);
+    s = stmt_site(b, end_of(c) - 1, SIDE_CLOSE);
+  } else {
+    unsigned e = stmt_end(b, c);
+    PPBrace br = { start_of(c), e, b->depth };
+    if (e == BAD) fail(b, "could not find the end of a statement");
+    VEC_PUSH(b->f->braces, br);
+    stmt(b, c);
+    s = stmt_site(b, e, SIDE_CLOSE);
+  }
+  b->depth--;
+  return s;
+}
+
+/* ---- statements ---- */
+
+static void if_stmt(Builder *b, CXCursor c, Kids k) {
+  int tb = new_block(b), eb = k.n > 2 ? new_block(b) : -1, jb = new_block(b);
+  cond_edges(b, k.v[0], tb, eb >= 0 ? eb : jb);
+  b->cur = tb;
+  leave_to(b, substmt(b, k.v[1]), -1, jb, EK_NORMAL);
+  if (eb >= 0) {
+    b->cur = eb;
+    leave_to(b, substmt(b, k.v[2]), -1, jb, EK_NORMAL);
+  }
+  b->cur = jb;
+  (void)c;
+}
+
+static void loop_body(Builder *b, CXCursor body, int brk, int cont, int next) {
+  VEC_PUSH(b->brk, brk);
+  VEC_PUSH(b->cont, cont);
+  leave_to(b, substmt(b, body), -1, next, EK_NORMAL);
+  b->brk.n--;
+  b->cont.n--;
+}
+
+static void while_stmt(Builder *b, CXCursor c, Kids k) {
+  int h = new_block(b), body = new_block(b), x = new_block(b);
+  leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, h, EK_NORMAL);
+  b->cur = h;
+  cond_edges(b, k.v[0], body, x);
+  b->cur = body;
+  loop_body(b, k.v[1], x, h, h);
+  b->cur = x;
+}
+
+static void do_stmt(Builder *b, CXCursor c, Kids k) {
+  int body = new_block(b), cb = new_block(b), x = new_block(b);
+  leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, body, EK_NORMAL);
+  b->cur = body;
+  loop_body(b, k.v[0], x, cb, cb);
+  b->cur = cb;
+  cond_edges(b, k.v[1], body, x);
+  b->cur = x;
+}
+
+/* for (init; cond; inc) body: init joins the current block; an empty condition or increment
+   still gets a site in its empty slot, so every edge has a place for its code. */
+static void for_stmt(Builder *b, CXCursor c, Kids k) {
+  unsigned s1 = 0, s2 = 0, close = 0;
+  if (for_header(b, start_of(c), &s1, &s2, &close)) { fail(b, "could not parse a for header"); return; }
+  CXCursor init = clang_getNullCursor(), cond = init, inc = init, body = init;
+  for (size_t i = 0; i < k.n; i++) {
+    unsigned o = start_of(k.v[i]);
+    if (o < s1) init = k.v[i];
+    else if (o < s2) cond = k.v[i];
+    else if (o < close) inc = k.v[i];
+    else body = k.v[i];
+  }
+  if (clang_Cursor_isNull(body)) { fail(b, "for statement without a body"); return; }
+  int pre = stmt_site(b, start_of(c), SIDE_OPEN);
+  set_head(b, pre);
+  if (!clang_Cursor_isNull(init)) add_lines(b, init);
+  int h = new_block(b), bb = new_block(b), ib = new_block(b), x = new_block(b);
+  leave_to(b, pre, -1, h, EK_NORMAL);
+  b->cur = h;
+  if (!clang_Cursor_isNull(cond)) cond_edges(b, cond, bb, x);
+  else leave_to(b, add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
+  b->cur = bb;
+  loop_body(b, body, x, ib, ib);
+  b->cur = ib;
+  int is = clang_Cursor_isNull(inc) ? add_site(b, SK_FORINC, close, close, SIDE_OPEN)
+                                    : add_site(b, SK_FORINC, start_of(inc), end_of(inc), SIDE_OPEN);
+  if (!clang_Cursor_isNull(inc)) add_lines(b, inc);
+  leave_to(b, is, ARM_POST, h, EK_NORMAL);
+  b->cur = x;
+}
+
+/* The switch head gets one dispatch edge per case label (added as labels are met) and, when
+   there is no default, one to the exit whose code goes into a synthesized default label. */
+static void switch_stmt(Builder *b, CXCursor c, Kids k) {
+  int es = add_site(b, SK_EXPR, start_of(k.v[0]), end_of(k.v[0]), SIDE_OPEN);
+  set_head(b, es);
+  add_lines(b, k.v[0]);
+  int head = b->cur, x = new_block(b);
+  Switch sw = { head, false };
+  VEC_PUSH(b->sw, sw);
+  VEC_PUSH(b->brk, x);
+  b->cur = new_block(b);  /* code before the first label is unreachable */
+  int s = substmt(b, k.v[k.n - 1]);
+  int last = b->cur;
+  leave_to(b, s, -1, x, EK_NORMAL);
+  if (!b->sw.v[b->sw.n - 1].has_default) {
+    PPSite *end = &b->f->sites.v[s];
+    int ds = add_site(b, SK_DEFAULT, end->off, end->off, end->side);
+    b->f->sites.v[ds].lvl = b->f->sites.v[s].lvl;
+    b->f->sites.v[ds].block = last;
+    b->cur = head;
+    int e = add_edge(b, x, EK_NORMAL, ds, -1);
+    b->g->edges.v[e].dispatch = true;
+  }
+  b->sw.n--;
+  b->brk.n--;
+  b->cur = x;
+  (void)c;
+}
+
+/* A label text for reports: "case 3", "default", "retry". */
+static char *label_text(Builder *b, unsigned from, unsigned to) {
+  PPStr s = {0};
+  bool space = false;
+  for (unsigned i = from; i < to && s.n < 40; i++) {
+    char ch = b->src->text[i];
+    if (ch == ':' && i + 1 == to) break;
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') { space = s.n > 0; continue; }
+    if (space) pp_str_add(&s, " ");
+    space = false;
+    pp_str_addn(&s, &ch, 1);
+  }
+  return pp_str_take(&s);
+}
+
+/* Case, default and ordinary labels start a block; the code for edges that arrive through
+   the label itself (switch dispatch) goes right after the colon. */
+static void label_stmt(Builder *b, CXCursor c, Kids k) {
+  bool is_case = kind(c) != CXCursor_LabelStmt;
+  unsigned colon;
+  if (kind(c) == CXCursor_CaseStmt) colon = k.n >= 2 ? colon_after(b, end_of(k.v[k.n - 2])) : BAD;
+  else if (kind(c) == CXCursor_DefaultStmt) colon = colon_after(b, start_of(c) + 7);
+  else {
+    CXString n = clang_getCursorSpelling(c);
+    colon = colon_after(b, start_of(c) + (unsigned)strlen(clang_getCString(n)));
+    clang_disposeString(n);
+  }
+  if (is_case && !b->sw.n) { fail(b, "case label outside a switch"); return; }
+  if (colon == BAD || !k.n) { fail(b, "could not find the colon of a label"); return; }
+  int nb = new_block(b);
+  leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, nb, EK_NORMAL);
+  b->cur = nb;
+  int hs = stmt_site(b, colon, SIDE_OPEN);
+  set_head(b, hs);
+  b->g->blocks.v[nb].label = label_text(b, start_of(c), colon);
+  int file;
+  unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
+  pp_block_add_lines(b->g, nb, file, line, line);
+  if (is_case) {
+    Switch *sw = &b->sw.v[b->sw.n - 1];
+    if (kind(c) == CXCursor_DefaultStmt) sw->has_default = true;
+    b->cur = sw->head;
+    int e = add_edge(b, nb, EK_NORMAL, hs, -1);
+    b->g->edges.v[e].dispatch = true;
+    b->cur = nb;
+  } else {
+    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb };
+    VEC_PUSH(b->labels, l);
+  }
+  stmt(b, k.v[k.n - 1]);
+}
+
+static void goto_stmt(Builder *b, CXCursor c, Kids k) {
+  if (!k.n) { fail(b, "goto without a label"); return; }
+  CXString n = clang_getCursorSpelling(k.v[0]);
+  Goto g = { jump(b, c, PP_EXIT, EK_NORMAL), pp_xstrdup(clang_getCString(n)) };
+  clang_disposeString(n);
+  VEC_PUSH(b->gotos, g);
+}
+
+static void stmt(Builder *b, CXCursor c) {
+  if (b->why) return;
+  Kids k = kids(c);
+  switch (kind(c)) {
+  case CXCursor_CompoundStmt:
+    b->depth++;
+    for (size_t i = 0; i < k.n; i++) stmt(b, k.v[i]);
+    b->depth--;
+    break;
+  case CXCursor_IfStmt: if (k.n >= 2) if_stmt(b, c, k); else fail(b, "malformed if"); break;
+  case CXCursor_WhileStmt: if (k.n == 2) while_stmt(b, c, k); else fail(b, "malformed while"); break;
+  case CXCursor_DoStmt: if (k.n == 2) do_stmt(b, c, k); else fail(b, "malformed do"); break;
+  case CXCursor_ForStmt: for_stmt(b, c, k); break;
+  case CXCursor_SwitchStmt: if (k.n == 2) switch_stmt(b, c, k); else fail(b, "malformed switch"); break;
+  case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_LabelStmt: label_stmt(b, c, k); break;
+  case CXCursor_GotoStmt: goto_stmt(b, c, k); break;
+  case CXCursor_BreakStmt:
+    if (b->brk.n) jump(b, c, b->brk.v[b->brk.n - 1], EK_NORMAL); else fail(b, "break outside a loop");
+    break;
+  case CXCursor_ContinueStmt:
+    if (b->cont.n) jump(b, c, b->cont.v[b->cont.n - 1], EK_NORMAL); else fail(b, "continue outside a loop");
+    break;
+  case CXCursor_ReturnStmt: jump(b, c, PP_EXIT, EK_EXIT); break;
+  case CXCursor_IndirectGotoStmt: fail(b, "computed goto"); break;
+  default: item(b, c); break;
+  }
+  VEC_FREE(k);
+}
+
+/* ---- constructs this version leaves alone ---- */
+
+typedef struct { const char *why; bool setjmp; int in_stmt_expr; } Scan;
+
+static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  switch (kind(c)) {
+  case CXCursor_ReturnStmt: case CXCursor_GotoStmt: case CXCursor_LabelStmt: case CXCursor_BreakStmt:
+  case CXCursor_ContinueStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_IndirectGotoStmt:
+    *(bool *)d = true;
+    return CXChildVisit_Break;
+  default:
+    return CXChildVisit_Recurse;
+  }
+}
+
+static bool has_jumps(CXCursor c) {
+  bool found = false;
+  clang_visitChildren(c, scan_jumps, &found);
+  return found;
+}
+
+static bool is_setjmp(const char *n) {
+  static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "vfork", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
+static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d) {
+  Scan *s = d;
+  (void)parent;
+  switch (kind(c)) {
+  case CXCursor_IndirectGotoStmt: case CXCursor_AddrLabelExpr:
+    s->why = "computed goto (&&label, goto *p) is not instrumented yet";
+    return CXChildVisit_Break;
+  case CXCursor_StmtExpr:
+    if (has_jumps(c)) { s->why = "a statement expression that jumps or has labels"; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;  /* opaque: its inside stays one step of the enclosing block */
+  case CXCursor_FunctionDecl:
+    if (clang_isCursorDefinition(c)) { s->why = "contains a nested function"; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;
+  case CXCursor_UnexposedStmt:
+    if (has_jumps(c)) { s->why = "an unsupported statement with control flow inside"; return CXChildVisit_Break; }
+    return CXChildVisit_Recurse;
+  case CXCursor_CallExpr: {
+    CXString n = clang_getCursorSpelling(c);
+    if (is_setjmp(clang_getCString(n))) s->setjmp = true;
+    clang_disposeString(n);
+    return CXChildVisit_Recurse;
+  }
+  default:
+    return CXChildVisit_Recurse;
+  }
+}
+
+/* ---- the function ---- */
+
+static int resolve_gotos(Builder *b) {
+  for (size_t i = 0; i < b->gotos.n; i++) {
+    int dst = -1;
+    for (size_t j = 0; j < b->labels.n; j++)
+      if (!strcmp(b->labels.v[j].name, b->gotos.v[i].name)) dst = b->labels.v[j].block;
+    if (dst < 0) { fail(b, "goto to an unknown label"); return -1; }
+    b->g->edges.v[b->gotos.v[i].edge].dst = dst;
+  }
+  return 0;
+}
+
+static void builder_free(Builder *b) {
+  for (size_t i = 0; i < b->labels.n; i++) free(b->labels.v[i].name);
+  for (size_t i = 0; i < b->gotos.n; i++) free(b->gotos.v[i].name);
+  VEC_FREE(b->labels); VEC_FREE(b->gotos); VEC_FREE(b->brk); VEC_FREE(b->cont); VEC_FREE(b->sw);
+}
+
+/* Leading declarations belong to the entry block, so the code placed at the entry (unit
+   registration) is a statement after them and C89 compilers stay quiet. */
+static void body(Builder *b, CXCursor body) {
+  Kids k = kids(body);
+  size_t i = 0;
+  b->cur = PP_ENTRY;
+  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt; i++) add_lines(b, k.v[i]);
+  int es = i < k.n ? stmt_site(b, start_of(k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
+  int first = new_block(b);
+  leave_to(b, es, -1, first, EK_NORMAL);
+  b->cur = first;
+  for (; i < k.n; i++) stmt(b, k.v[i]);
+  leave_to(b, stmt_site(b, end_of(body) - 1, SIDE_CLOSE), -1, PP_EXIT, EK_EXIT);
+  VEC_FREE(k);
+}
+
+int pp_cfg_build(PPSource *src, CXCursor fn, PPFunc *f, const char **why) {
+  memset(f, 0, sizeof *f);
+  pp_graph_init(&f->g);
+  CXString n = clang_getCursorSpelling(fn);
+  f->name = pp_xstrdup(clang_getCString(n));
+  clang_disposeString(n);
+  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1 };
+  CXSourceRange r = clang_getCursorExtent(fn);
+  f->line = presumed(&b, clang_getRangeStart(r), &f->file);
+  f->end_line = presumed(&b, clang_getRangeEnd(r), NULL);
+  Kids k = kids(fn);
+  CXCursor bd = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+  VEC_FREE(k);
+  if (clang_Cursor_isNull(bd) || kind(bd) != CXCursor_CompoundStmt) { *why = "no function body"; return -1; }
+  Scan sc = {0};
+  clang_visitChildren(bd, scan, &sc);
+  if (sc.why) { *why = sc.why; return -1; }
+  f->calls_setjmp = sc.setjmp;
+  f->body_open = start_of(bd) + 1;
+  body(&b, bd);
+  resolve_gotos(&b);
+  builder_free(&b);
+  *why = b.why;
+  return b.why ? -1 : 0;
+}
+
+void pp_func_free(PPFunc *f) {
+  free(f->name);
+  pp_graph_free(&f->g);
+  VEC_FREE(f->sites);
+  VEC_FREE(f->braces);
+  memset(f, 0, sizeof *f);
+}

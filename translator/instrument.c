@@ -1,0 +1,237 @@
+/* One translation unit through the pipeline: parse, cfg, dag, number, place, rewrite, tables. */
+#include "instrument.h"
+#include "cfg.h"
+#include "dag.h"
+#include "number.h"
+#include "place.h"
+#include "rewrite.h"
+#include "tables.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char unit_struct[] =
+#include "prelude.inc"
+;
+
+/* libclang sees the .i as C with GCC-only header types mapped to ones it knows; the defines
+   shape only clang's view, the real compiler reads the original text (DESIGN.md pitfalls). */
+static const char *clang_args[] = {
+  "-x", "c", "-undef", "-ferror-limit=0", "-w",
+  "-D_Float32=float", "-D_Float32x=double", "-D_Float64=double", "-D_Float64x=long double",
+  "-D_Float128=__float128", "-D__malloc__(...)=__malloc__",
+};
+
+typedef struct {
+  const PPOptions *o;
+  PPSource src;
+  CXTranslationUnit tu;
+  CXFile main_file;
+  VEC(unsigned) errors;     /* offsets of error diagnostics in the .i */
+  VEC(char *) error_text;
+  PPTables tab;
+  VEC(PPFunc) funcs;
+  PPEdits edits;
+} Unit;
+
+static void collect_errors(Unit *u) {
+  unsigned n = clang_getNumDiagnostics(u->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(u->tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXFile f;
+      unsigned off;
+      clang_getFileLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
+      CXString s = clang_getDiagnosticSpelling(d);
+      VEC_PUSH(u->errors, f && clang_File_isEqual(f, u->main_file) ? off : 0);
+      VEC_PUSH(u->error_text, pp_xstrdup(clang_getCString(s)));
+      clang_disposeString(s);
+    }
+    clang_disposeDiagnostic(d);
+  }
+}
+
+/* The first libclang error inside [from, to), if any. */
+static const char *error_in(const Unit *u, unsigned from, unsigned to) {
+  for (size_t i = 0; i < u->errors.n; i++)
+    if (u->errors.v[i] >= from && u->errors.v[i] < to) return u->error_text.v[i];
+  return NULL;
+}
+
+static void skip(Unit *u, CXCursor c, const char *why) {
+  CXString n = clang_getCursorSpelling(c), fn;
+  unsigned line, col;
+  clang_getPresumedLocation(clang_getCursorLocation(c), &fn, &line, &col);
+  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why) };
+  VEC_PUSH(u->tab.skipped, s);
+  clang_disposeString(n);
+  clang_disposeString(fn);
+}
+
+/* dag -> number -> place for one function; on success it joins the unit's tables. */
+static void plan(Unit *u, PPFunc *f) {
+  PPTabFunc t;
+  const char *why;
+  memset(&t, 0, sizeof t);
+  if (pp_dag_build(&f->g, 1ULL << 62, &why) == 0 && pp_number_paths(&f->g) <= (1ULL << 62)) {
+    pp_place_estimate(&f->g);
+    pp_place_probes(&f->g);
+    t.name = pp_xstrdup(f->name);
+    t.file = f->file;
+    t.line = f->line;
+    t.end_line = f->end_line;
+    t.hash = f->g.npaths > u->o->array_limit;
+    t.wide = pp_rewrite_needs_wide(&f->g);
+    if (!t.hash) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
+    for (size_t i = 0; i < f->g.edges.n; i++) {
+      const PPEdge *e = &f->g.edges.v[i];
+      t.cfg_edges += !e->dead && e->kind <= EK_CUT;
+    }
+    VEC_PUSH(u->tab.funcs, t);
+    VEC_PUSH(u->funcs, *f);
+    return;
+  }
+  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts") };
+  VEC_PUSH(u->tab.skipped, s);
+  pp_func_free(f);
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d) {
+  Unit *u = d;
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+  if (!u->o->system_headers && clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned from, to;
+  clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &from);
+  clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &to);
+  const char *err = error_in(u, from, to), *why;
+  if (err) {
+    char *msg = pp_xasprintf("libclang: %s", err);
+    skip(u, c, msg);
+    free(msg);
+    return CXChildVisit_Continue;
+  }
+  PPFunc f;
+  if (pp_cfg_build(&u->src, c, &f, &why)) {
+    skip(u, c, why);
+    pp_func_free(&f);
+    return CXChildVisit_Continue;
+  }
+  plan(u, &f);
+  return CXChildVisit_Continue;
+}
+
+/* A C string literal for a path, with quotes and backslashes escaped. */
+static char *c_string(const char *s) {
+  PPStr b = {0};
+  pp_str_add(&b, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') pp_str_add(&b, "\\");
+    pp_str_addn(&b, s, 1);
+  }
+  pp_str_add(&b, "\"");
+  return pp_str_take(&b);
+}
+
+/* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
+   from rt/unit.h at build time, so both sides share one definition. */
+static char *prelude(const Unit *u, bool any_hash) {
+  char *tables = c_string(u->o->tables);
+  unsigned long hcap = any_hash ? u->o->hash_cap : 0;
+  PPStr s = {0};
+  pp_str_addf(&s, "# 1 \"<pathprof>\"\n%s", unit_struct);
+  pp_str_addf(&s, "static unsigned long long __pathprof_c[%" PRIu64 "];\n", u->tab.ncounters ? u->tab.ncounters : 1);
+  if (any_hash) pp_str_addf(&s, "static unsigned long long __pathprof_h[%lu];\n", 3 * hcap);
+  pp_str_addf(&s, "static struct __pathprof_unit __pathprof_u = { 0, 1, 0x%016" PRIx64 "ULL, %s, %" PRIu64
+              "UL, __pathprof_c, %luUL, %s, 0 };\n", u->tab.checksum, tables, u->tab.ncounters, hcap,
+              any_hash ? "__pathprof_h" : "0");
+  free(tables);
+  return pp_str_take(&s);
+}
+
+/* The checksum covers the input text and every option that changes the counters' meaning. */
+static uint64_t checksum(const Unit *u) {
+  char opts[128];
+  snprintf(opts, sizeof opts, "pathprof-1 mode=path trace=%d array=%" PRIu64 " hash=%lu sys=%d",
+           u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers);
+  uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
+  return pp_fnv1a(h, opts, strlen(opts));
+}
+
+static char *warning_line(const Unit *u) {
+  if (!u->tab.skipped.n) return NULL;
+  PPStr s = {0};
+  pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, u->tab.skipped.n,
+              u->tab.skipped.n > 1 ? "s" : "");
+  for (size_t i = 0; i < u->tab.skipped.n; i++)
+    pp_str_addf(&s, "%s %s (line %u): %s", i ? ";" : "", u->tab.skipped.v[i].name, u->tab.skipped.v[i].line,
+                u->tab.skipped.v[i].why);
+  return pp_str_take(&s);
+}
+
+static void rewrite_all(Unit *u, PPResult *res) {
+  bool any_hash = false;
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    PPTabFunc *t = &u->tab.funcs.v[i];
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace };
+    bool *zero = pp_place_zero(&u->funcs.v[i].g);
+    t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
+    free(zero);
+    any_hash |= t->hash;
+  }
+  char *pre = prelude(u, any_hash);
+  res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
+  free(pre);
+}
+
+static void unit_free(Unit *u) {
+  for (size_t i = 0; i < u->error_text.n; i++) free(u->error_text.v[i]);
+  VEC_FREE(u->errors); VEC_FREE(u->error_text);
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    memset(&u->tab.funcs.v[i].g, 0, sizeof(PPGraph));  /* a view of the function's own graph */
+    pp_func_free(&u->funcs.v[i]);
+  }
+  VEC_FREE(u->funcs);
+  pp_edits_free(&u->edits);
+  pp_tables_free(&u->tab);
+  free((char *)u->src.text);
+}
+
+int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **err) {
+  Unit u;
+  memset(&u, 0, sizeof u);
+  memset(res, 0, sizeof *res);
+  u.o = o;
+  u.src.text = pp_read_file(ipath, &u.src.len);
+  if (!u.src.text) { *err = pp_xasprintf("%s: cannot read preprocessed file", ipath); return -1; }
+  CXIndex idx = clang_createIndex(0, 0);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(idx, ipath, clang_args, sizeof clang_args / sizeof *clang_args,
+                                                    NULL, 0, CXTranslationUnit_KeepGoing, &u.tu);
+  if (ec != CXError_Success || !u.tu) {
+    *err = pp_xasprintf("libclang could not parse the unit (error %d)", (int)ec);
+    clang_disposeIndex(idx);
+    unit_free(&u);
+    return -1;
+  }
+  u.main_file = clang_getFile(u.tu, ipath);
+  collect_errors(&u);
+  clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
+  u.tab.checksum = checksum(&u);
+  u.tab.source = pp_xstrdup(o->source);
+  u.tab.mode = pp_xstrdup("path");
+  u.tab.array_limit = o->array_limit;
+  u.tab.hash_cap = o->hash_cap;
+  res->instrumented = (int)u.funcs.n;
+  res->warning = warning_line(&u);
+  if (u.funcs.n) rewrite_all(&u, res);
+  for (size_t i = 0; i < u.funcs.n; i++) u.tab.funcs.v[i].g = u.funcs.v[i].g;
+  u.tab.files.v = u.src.files.v;  /* the tables own the file names from here on */
+  u.tab.files.n = u.src.files.n;
+  u.tab.files.cap = u.src.files.cap;
+  int rc = pp_tables_write(&u.tab, o->tables, err);
+  clang_disposeTranslationUnit(u.tu);
+  clang_disposeIndex(idx);
+  unit_free(&u);
+  return rc;
+}

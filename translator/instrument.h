@@ -1,0 +1,27 @@
+/* One translation unit through the pipeline: parse, cfg, dag, number, place, rewrite, tables. */
+#ifndef PP_INSTRUMENT_H
+#define PP_INSTRUMENT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+typedef struct {
+  const char *source;       /* the user's source file, for the tables */
+  const char *tables;       /* absolute path of the tables file to write */
+  bool trace;               /* also log block entries (the oracle build) */
+  uint64_t array_limit;     /* functions with more paths count in the hash table */
+  unsigned long hash_cap;   /* entries of the unit's hash table */
+  bool system_headers;      /* also instrument functions defined in system headers */
+} PPOptions;
+
+typedef struct {
+  char *out;        /* instrumented text (NULL if nothing was instrumented) */
+  size_t outlen;
+  int instrumented; /* functions */
+  char *warning;    /* one line for the user about functions left alone, or NULL */
+} PPResult;
+
+/* Instruments the preprocessed file ipath. Returns 0, or -1 with *err set when the unit
+   cannot be handled at all (the caller then compiles it unchanged). */
+int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **err);
+#endif

@@ -1,0 +1,427 @@
+/* pathcc: a drop-in C compiler that instruments each C source for path profiling. */
+#include "instrument.h"
+#include "util.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+typedef VEC(char *) Args;
+
+typedef struct {
+  const char *cc;          /* the real compiler */
+  Args ccpre;              /* words before the user's arguments (e.g. "ccache gcc") */
+  Args args;               /* the user's arguments, pathcc's own removed */
+  PPOptions opt;
+  bool strict, verbose;
+  char *tmpdir;
+} Driver;
+
+static const char *self = "pathcc";
+
+/* Options whose value is the next argument (gcc's spelling); the value is never an input. */
+static bool takes_value(const char *a) {
+  static const char *opts[] = { "-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+    "-idirafter", "-iprefix", "-iwithprefix", "-isysroot", "-MF", "-MT", "-MQ", "-L", "-l", "-Xlinker",
+    "-Xassembler", "-Xpreprocessor", "-T", "-u", "-e", "-z", "-aux-info", "--param", "-target", "-arch",
+    "-dumpbase", "-dumpdir", "-B", 0 };
+  for (int i = 0; opts[i]; i++)
+    if (!strcmp(a, opts[i])) return true;
+  return false;
+}
+
+static bool ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && !strcmp(s + n - m, suf);
+}
+
+static void die(const char *fmt, const char *a) {
+  fprintf(stderr, "%s: error: ", self);
+  fprintf(stderr, fmt, a);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+/* ---- running the real compiler ---- */
+
+/* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
+static int run(Args *argv, const char *errfile, bool verbose) {
+  VEC_PUSH(*argv, NULL);
+  argv->n--;
+  if (verbose) {
+    fprintf(stderr, "%s:", self);
+    for (size_t i = 0; i < argv->n; i++) fprintf(stderr, " %s", argv->v[i]);
+    fputc('\n', stderr);
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) die("cannot fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (errfile) {
+      int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd >= 0) { dup2(fd, 2); close(fd); }
+    }
+    execvp(argv->v[0], argv->v);
+    fprintf(stderr, "%s: error: cannot run %s: %s\n", self, argv->v[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return 127;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void copy_to_stderr(const char *path) {
+  size_t n;
+  char *s = pp_read_file(path, &n);
+  if (s) fwrite(s, 1, n, stderr);
+  free(s);
+}
+
+static Args cmd(const Driver *d) {
+  Args a = {0};
+  for (size_t i = 0; i < d->ccpre.n; i++) VEC_PUSH(a, d->ccpre.v[i]);
+  return a;
+}
+
+/* ---- argument analysis ---- */
+
+typedef struct {
+  bool compile_only, asm_only, preprocess_only, link;
+  const char *output;      /* -o */
+  VEC(size_t) sources;     /* indexes of C sources in d->args */
+  bool has_md, has_mf, has_mt;
+} Plan;
+
+static bool is_c_source(const char *a, const char *lang) {
+  if (lang) return !strcmp(lang, "c");
+  return ends_with(a, ".c");
+}
+
+/* Options after which nothing is compiled or linked: the compiler answers by itself. */
+static bool query_only(const char *a) {
+  return !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only") ||
+         !strcmp(a, "--version") || !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpmachine") ||
+         !strcmp(a, "-dumpfullversion") || !strncmp(a, "-print-", 7) || !strcmp(a, "--help") ||
+         !strcmp(a, "-###");
+}
+
+static int analyse(Driver *d, Plan *p) {
+  const char *lang = NULL;
+  bool query = false;
+  memset(p, 0, sizeof *p);
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *a = d->args.v[i];
+    if (!strcmp(a, "-c")) p->compile_only = true;
+    else if (!strcmp(a, "-S")) p->asm_only = true;
+    else if (query_only(a)) query = true;
+    else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) p->has_md = true;
+    else if (!strncmp(a, "-MF", 3)) p->has_mf = true;
+    else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) p->has_mt = true;
+    if (!strcmp(a, "-x") && i + 1 < d->args.n) lang = strcmp(d->args.v[i + 1], "none") ? d->args.v[i + 1] : NULL;
+    else if (!strncmp(a, "-x", 2) && a[2]) lang = strcmp(a + 2, "none") ? a + 2 : NULL;
+    if (!strcmp(a, "-o") && i + 1 < d->args.n) p->output = d->args.v[i + 1];
+    if (takes_value(a)) { i++; continue; }
+    if (a[0] != '-' && is_c_source(a, lang)) VEC_PUSH(p->sources, i);
+    if (!strcmp(a, "-")) query = true;  /* stdin: pass through */
+  }
+  p->preprocess_only = query;
+  p->link = !p->compile_only && !p->asm_only && !query;
+  if (p->output && p->sources.n > 1 && !p->link) die("%s", "cannot specify -o with -c or -S and several files");
+  return 0;
+}
+
+/* ---- paths ---- */
+
+static char *base_noext(const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  return dot && dot != b ? pp_xasprintf("%.*s", (int)(dot - b), b) : pp_xstrdup(b);
+}
+
+static char *absolute(const char *path) {
+  if (path[0] == '/') return pp_xstrdup(path);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
+  return pp_xasprintf("%s/%s", cwd, path);
+}
+
+/* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
+   linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno). */
+static char *tables_path(const Plan *p, const char *src, const char *obj) {
+  char *t;
+  if (!p->link) {
+    size_t n = strlen(obj);
+    t = ends_with(obj, ".o") || ends_with(obj, ".s") ? pp_xasprintf("%.*s.pp.json", (int)(n - 2), obj)
+                                                     : pp_xasprintf("%s.pp.json", obj);
+  } else {
+    char *b = base_noext(src);
+    t = pp_xasprintf("%s-%s.pp.json", p->output ? p->output : "a.out", b);
+    free(b);
+  }
+  char *abs = absolute(t);
+  free(t);
+  return abs;
+}
+
+static char *output_for(const Plan *p, const Driver *d, const char *src, size_t k) {
+  if (p->output && !p->link) return pp_xstrdup(p->output);
+  char *b = base_noext(src);
+  char *o = p->link ? pp_xasprintf("%s/%zu-%s.o", d->tmpdir, k, b) : pp_xasprintf("%s.%s", b, p->asm_only ? "s" : "o");
+  free(b);
+  return o;
+}
+
+/* ---- one source ---- */
+
+/* Options for the link only; compile steps leave them out. */
+static bool linker_only(const char *x) {
+  return !strncmp(x, "-l", 2) || !strncmp(x, "-L", 2) || !strncmp(x, "-Wl,", 4) || !strcmp(x, "-Xlinker") ||
+         !strcmp(x, "-T") || !strcmp(x, "-u") || !strcmp(x, "-shared") || !strcmp(x, "-static") ||
+         !strcmp(x, "-rdynamic") || !strcmp(x, "-pie") || !strcmp(x, "-no-pie");
+}
+
+/* Options already applied to the .i (or meaningless for it: -x would misname its language). */
+static bool done_by_preprocessor(const char *x) {
+  return linker_only(x) || !strncmp(x, "-M", 2) || !strcmp(x, "-include") || !strcmp(x, "-imacros") ||
+         !strncmp(x, "-Wp,", 4) || !strncmp(x, "-x", 2);
+}
+
+/* Copies the user's options for one step: inputs, -o, -c and -S never (the step adds its
+   own), nor options drop() names; an option's separate value travels with it. */
+static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *x = d->args.v[i];
+    bool pair = takes_value(x) && i + 1 < d->args.n;
+    bool keep = x[0] == '-' && strcmp(x, "-c") && strcmp(x, "-S") && strcmp(x, "-o") && !drop(x);
+    if (keep) VEC_PUSH(*a, (char *)x);
+    if (keep && pair) VEC_PUSH(*a, d->args.v[i + 1]);
+    if (pair) i++;
+  }
+}
+
+/* Preprocess with the user's flags; dependency output keeps naming the user's object, not
+   our temporary file. */
+static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj, const char *ifile) {
+  Args a = cmd(d);
+  copy_options(&a, d, linker_only);
+  if (p->has_md && !p->has_mf) {
+    size_t n = strlen(obj);
+    VEC_PUSH(a, "-MF");
+    VEC_PUSH(a, ends_with(obj, ".o") ? pp_xasprintf("%.*s.d", (int)(n - 2), obj) : pp_xasprintf("%s.d", obj));
+  }
+  if (p->has_md && !p->has_mt) { VEC_PUSH(a, "-MT"); VEC_PUSH(a, (char *)obj); }
+  VEC_PUSH(a, "-E");
+  VEC_PUSH(a, (char *)src);
+  VEC_PUSH(a, "-o");
+  VEC_PUSH(a, (char *)ifile);
+  int rc = run(&a, NULL, d->verbose);
+  VEC_FREE(a);
+  return rc;
+}
+
+/* Compiles input (our .i, or the user's source when original) to obj. */
+static int compile(Driver *d, const Plan *p, const char *input, bool original, const char *obj, const char *errfile) {
+  Args a = cmd(d);
+  copy_options(&a, d, original ? linker_only : done_by_preprocessor);
+  VEC_PUSH(a, p->asm_only ? "-S" : "-c");
+  VEC_PUSH(a, (char *)input);
+  VEC_PUSH(a, "-o");
+  VEC_PUSH(a, (char *)obj);
+  int rc = run(&a, errfile, d->verbose);
+  VEC_FREE(a);
+  return rc;
+}
+
+static int write_file(const char *path, const char *s, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t w = fwrite(s, 1, n, f);
+  return (fclose(f) == 0 && w == n) ? 0 : -1;
+}
+
+static void warn(const char *src, const char *what) {
+  fprintf(stderr, "%s: warning: %s: %s\n", self, src, what);
+}
+
+/* preprocess -> instrument -> compile, falling back to the untouched source whenever the
+   instrumentation cannot be trusted; pathcc never breaks a build. */
+static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
+  const char *src = d->args.v[p->sources.v[k]];
+  char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
+  char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
+  char *tables = tables_path(p, src, obj), *err = NULL;
+  int rc = preprocess(d, p, src, obj, ifile);
+  if (rc) goto out;  /* the compiler has said why */
+  PPOptions o = d->opt;
+  o.source = src;
+  o.tables = tables;
+  PPResult res;
+  if (pp_instrument(&o, ifile, &res, &err)) {
+    if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, err); rc = 1; goto out; }
+    char *why = pp_xasprintf("compiled without instrumentation: %s", err);
+    warn(src, why);
+    free(why);
+    rc = compile(d, p, src, true, obj, NULL);
+    goto out;
+  }
+  if (res.warning) {
+    if (d->strict) { fprintf(stderr, "%s: error: %s\n", self, res.warning); rc = 1; goto out; }
+    fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+  }
+  if (!res.out) { rc = compile(d, p, src, true, obj, NULL); goto out; }
+  if (write_file(ofile, res.out, res.outlen)) die("cannot write %s", ofile);
+  rc = compile(d, p, ofile, false, obj, errfile);
+  if (rc == 0) copy_to_stderr(errfile);
+  else {
+    /* our output did not compile: say so once and build what the user wrote */
+    if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
+    warn(src, "instrumented code does not compile; compiled without instrumentation");
+    unlink(tables);
+    rc = compile(d, p, src, true, obj, NULL);
+  }
+  free(res.out);
+  free(res.warning);
+out:
+  free(ifile); free(ofile); free(errfile); free(tables); free(err);
+  return rc;
+}
+
+/* ---- linking ---- */
+
+static char *runtime_lib(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (slash) *slash = 0;
+  char *lib = pp_xasprintf("%s/../lib/libpathprof.a", exe);
+  if (access(lib, R_OK) == 0) return lib;
+  free(lib);
+  return NULL;
+}
+
+/* Link with the user's arguments, our objects in place of the sources, and the runtime last. */
+static int link_all(Driver *d, const Plan *p, char **objs) {
+  Args a = cmd(d);
+  for (size_t i = 0; i < d->args.n; i++) {
+    size_t k;
+    for (k = 0; k < p->sources.n && p->sources.v[k] != i; k++) {}
+    if (k < p->sources.n) { VEC_PUSH(a, objs[k]); continue; }
+    VEC_PUSH(a, d->args.v[i]);
+    if (takes_value(d->args.v[i]) && i + 1 < d->args.n) VEC_PUSH(a, d->args.v[++i]);
+  }
+  char *lib = runtime_lib();
+  if (!lib) die("%s", "cannot find libpathprof.a next to pathcc (expected ../lib/libpathprof.a)");
+  /* x was in effect for the sources; the runtime is an archive */
+  VEC_PUSH(a, "-x");
+  VEC_PUSH(a, "none");
+  VEC_PUSH(a, lib);
+  int rc = run(&a, NULL, d->verbose);
+  VEC_FREE(a);
+  free(lib);
+  return rc;
+}
+
+/* ---- options ---- */
+
+static unsigned long long number(const char *opt, const char *v) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (!*v || *end || errno || n == 0) die("invalid value in %s", opt);
+  return n;
+}
+
+/* pathcc's own options; returns false for an argument that belongs to the compiler. */
+static bool own_option(Driver *d, const char *a) {
+  if (!strcmp(a, "--trace")) d->opt.trace = true;
+  else if (!strcmp(a, "--strict")) d->strict = true;
+  else if (!strcmp(a, "--verbose")) d->verbose = true;
+  else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
+  else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
+  else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
+  else if (!strcmp(a, "--mode=path")) {}
+  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path)", a);
+  else return false;
+  return true;
+}
+
+static void env_options(Driver *d) {
+  const char *f = getenv("PATHCC_FLAGS");
+  if (!f) return;
+  char *copy = pp_xstrdup(f), *save = NULL;
+  for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+    if (!own_option(d, w)) die("unknown option in PATHCC_FLAGS: %s", w);
+}
+
+/* "pathcc gcc -c x.c": a first argument that is no option and no input names the compiler. */
+static bool names_compiler(const char *a) {
+  static const char *inputs[] = { ".c", ".i", ".h", ".s", ".S", ".o", ".a", ".so", ".cc", ".cpp", ".cxx", ".C",
+                                  ".m", ".ld", ".lds", ".obj", 0 };
+  struct stat st;
+  if (a[0] == '-') return false;
+  for (int i = 0; inputs[i]; i++)
+    if (ends_with(a, inputs[i])) return false;
+  return !(stat(a, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0111));
+}
+
+static void split_words(Args *out, const char *s) {
+  char *copy = pp_xstrdup(s), *save = NULL;
+  for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) VEC_PUSH(*out, w);
+}
+
+static void make_tmpdir(Driver *d) {
+  const char *t = getenv("TMPDIR");
+  d->tmpdir = pp_xasprintf("%s/pathcc-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(d->tmpdir)) die("cannot create a temporary directory: %s", strerror(errno));
+}
+
+static void remove_tmpdir(Driver *d) {
+  if (!d->tmpdir || getenv("PATHCC_KEEP")) return;
+  Args a = {0};
+  VEC_PUSH(a, "rm");
+  VEC_PUSH(a, "-rf");
+  VEC_PUSH(a, d->tmpdir);
+  run(&a, NULL, false);
+  VEC_FREE(a);
+}
+
+int main(int argc, char **argv) {
+  Driver d;
+  memset(&d, 0, sizeof d);
+  d.opt.array_limit = 4096;
+  d.opt.hash_cap = 4096;
+  env_options(&d);
+  int i = 1;
+  for (; i < argc && own_option(&d, argv[i]); i++) {}
+  if (i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
+  else split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
+  for (; i < argc; i++)
+    if (!own_option(&d, argv[i])) VEC_PUSH(d.args, argv[i]);
+  if (!d.args.n) die("%s", "no input files (pathcc [--trace] [compiler] args...; see README)");
+  Plan p;
+  analyse(&d, &p);
+  if (!p.sources.n && p.link) return link_all(&d, &p, NULL);
+  if (p.preprocess_only || !p.sources.n) {
+    Args a = cmd(&d);
+    for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
+    return run(&a, NULL, d.verbose);
+  }
+  make_tmpdir(&d);
+  char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
+  int rc = 0;
+  for (size_t k = 0; k < p.sources.n && !rc; k++) {
+    objs[k] = output_for(&p, &d, d.args.v[p.sources.v[k]], k);
+    rc = compile_source(&d, &p, k, objs[k]);
+  }
+  if (!rc && p.link) rc = link_all(&d, &p, objs);
+  remove_tmpdir(&d);
+  return rc;
+}

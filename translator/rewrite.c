@@ -1,0 +1,266 @@
+/* Probe plan -> text edits on the preprocessed unit, and applying them. */
+#include "rewrite.h"
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define R "__pathprof_r"
+#define U "__pathprof_u"
+
+/* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
+enum { P_REGISTER, P_TRACE, P_EDGE, P_LEAVE };
+typedef struct { int site, slot, prio, seq; char *text; bool is_stmt; } Piece;
+typedef VEC(Piece) Pieces;
+
+typedef struct {
+  const PPFunc *f;
+  const PPLayout *lay;
+  const bool *zero;
+  Pieces pieces;
+  bool uses_r;
+  const char *suffix;  /* integer-constant suffix of the register type */
+} Gen;
+
+bool pp_rewrite_needs_wide(const PPGraph *g) {
+  if (g->npaths >= (1ULL << 31)) return true;
+  for (size_t i = 0; i < g->edges.n; i++) {
+    int64_t v = (int64_t)g->edges.v[i].inc;
+    if (v >= (1LL << 31) || v <= -(1LL << 31)) return true;
+  }
+  return false;
+}
+
+static void piece(Gen *g, int site, int slot, int prio, char *text, bool is_stmt) {
+  Piece p = { site, slot, prio, (int)g->pieces.n, text, is_stmt };
+  VEC_PUSH(g->pieces, p);
+}
+
+/* "R += 5" or "R -= 3" for a two's-complement increment; NULL when it is 0. */
+static char *add_r(Gen *g, uint64_t inc) {
+  if (inc == 0) return NULL;
+  g->uses_r = true;
+  int64_t v = (int64_t)inc;
+  if (v > 0) return pp_xasprintf(R " += %" PRIu64 "%s", inc, g->suffix);
+  return pp_xasprintf(R " -= %" PRIu64 "%s", (uint64_t)0 - inc, g->suffix);
+}
+
+/* "R = 5" or "R = 0UL - 3UL". */
+static char *set_r(Gen *g, uint64_t val) {
+  g->uses_r = true;
+  int64_t v = (int64_t)val;
+  if (v >= 0) return pp_xasprintf(R " = %" PRIu64 "%s", val, g->suffix);
+  return pp_xasprintf(R " = 0%s - %" PRIu64 "%s", g->suffix, (uint64_t)0 - val, g->suffix);
+}
+
+/* The counter update where a path ends with id R + add (a constant if R is known 0). Array
+   indices are bounds-checked so no value of R writes outside the function's slots. */
+static char *count(Gen *g, uint64_t add, bool zero) {
+  const PPLayout *l = g->lay;
+  uint64_t n = g->f->g.npaths;
+  if (l->hash) {
+    if (zero) return pp_xasprintf("__pathprof_hash_add(&" U ", %d, %" PRIu64 "ULL)", l->fn, add);
+    char *a = add_r(g, add);
+    g->uses_r = true;
+    char *s = a ? pp_xasprintf("__pathprof_hash_add(&" U ", %d, (%s))", l->fn, a)
+                : pp_xasprintf("__pathprof_hash_add(&" U ", %d, " R ")", l->fn);
+    free(a);
+    return s;
+  }
+  if (zero) {
+    assert(add < n);
+    return pp_xasprintf("__pathprof_c[%" PRIu64 "]++", l->offset + add);
+  }
+  char *a = add_r(g, add);
+  g->uses_r = true;
+  char *s = pp_xasprintf("__pathprof_c[%" PRIu64 " + ((%s) < %" PRIu64 "%s ? " R " : %" PRIu64 "%s)]++",
+                         l->offset, a ? a : R, n, g->suffix, n, g->suffix);
+  free(a);
+  return s;
+}
+
+static uint64_t dummy_inc(const PPGraph *gr, int src, int dst, PPEdgeKind k) {
+  for (size_t i = 0; i < gr->edges.n; i++)
+    if (gr->edges.v[i].kind == k && gr->edges.v[i].src == src && gr->edges.v[i].dst == dst)
+      return gr->edges.v[i].inc;
+  assert(!"missing dummy edge");
+  return 0;
+}
+
+/* The code of edge e; comp is subtracted from the register value it leaves, because the
+   case label it enters adds comp again (the dispatch increment sits after the colon). */
+static char *edge_code(Gen *g, const PPEdge *e, uint64_t comp) {
+  const PPGraph *gr = &g->f->g;
+  bool z = g->zero[e->src] && !e->dispatch;
+  if (e->kind == EK_EXIT) return count(g, e->inc, z);
+  if (e->kind == EK_BACK || e->kind == EK_CUT) {
+    char *c = count(g, dummy_inc(gr, e->src, PP_EXIT, EK_DUMMY_EXIT), g->zero[e->src]);
+    char *s = set_r(g, dummy_inc(gr, PP_ENTRY, e->dst, EK_DUMMY_ENTRY) - comp);
+    char *both = pp_xasprintf("%s, %s", c, s);
+    free(c); free(s);
+    return both;
+  }
+  if (z && e->inc - comp != 0) return set_r(g, e->inc - comp);
+  return add_r(g, e->inc - comp);
+}
+
+/* Dispatch increments placed after case labels, per target block. */
+static uint64_t *case_heads(Gen *g) {
+  const PPGraph *gr = &g->f->g;
+  uint64_t *h = pp_xcalloc(gr->blocks.n, sizeof(uint64_t));
+  for (size_t i = 0; i < gr->edges.n; i++) {
+    const PPEdge *e = &gr->edges.v[i];
+    if (e->dispatch && !e->dead && g->f->sites.v[e->site].kind == SK_STMT) h[e->dst] = e->inc;
+  }
+  return h;
+}
+
+static void plan_pieces(Gen *g) {
+  const PPFunc *f = g->f;
+  const PPGraph *gr = &f->g;
+  uint64_t *heads = case_heads(g);
+  piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
+        pp_xstrdup("if (!" U ".next) __pathprof_register(&" U ");"), true);
+  for (size_t b = 0; g->lay->trace && b < gr->blocks.n; b++)
+    if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0)
+      piece(g, gr->blocks.v[b].head, ARM_PRE, P_TRACE,
+            pp_xasprintf("__pathprof_trace_block(&" U ", %d, %zu)", g->lay->fn, b), false);
+  for (size_t i = 0; i < gr->edges.n; i++) {
+    const PPEdge *e = &gr->edges.v[i];
+    if (e->dead || e->kind == EK_DUMMY_ENTRY || e->kind == EK_DUMMY_EXIT) continue;
+    uint64_t comp = e->dispatch ? 0 : heads[e->dst];
+    char *code = edge_code(g, e, comp);
+    int slot = e->arm < 0 ? ARM_PRE : e->arm;
+    if (code) piece(g, e->site, slot, P_EDGE, code, false);
+    if (e->kind == EK_EXIT && g->lay->trace)
+      piece(g, e->site, slot, P_LEAVE, pp_xasprintf("__pathprof_trace_leave(&" U ", %d)", g->lay->fn), false);
+  }
+  free(heads);
+}
+
+static int by_site(const void *a, const void *b) {
+  const Piece *x = a, *y = b;
+  if (x->site != y->site) return x->site - y->site;
+  if (x->slot != y->slot) return x->slot - y->slot;
+  if (x->prio != y->prio) return x->prio - y->prio;
+  return x->seq - y->seq;
+}
+
+/* Pieces of one slot as a comma expression (or statements when stmt is set). */
+static char *join(const Piece *p, size_t n, int slot, bool stmt) {
+  PPStr s = {0};
+  for (size_t i = 0; i < n; i++) {
+    if (p[i].slot != slot) continue;
+    if (stmt) pp_str_addf(&s, "%s%s ", p[i].text, p[i].is_stmt ? "" : ";");
+    else pp_str_addf(&s, "%s%s", s.n ? ", " : "", p[i].text);
+  }
+  if (!s.n) return NULL;
+  return pp_str_take(&s);
+}
+
+static void edit(PPEdits *ed, unsigned off, int side, int lvl, bool code, char *text) {
+  int rank = 2 * lvl + (code ? 1 : 0);
+  PPEdit e = { off, side, side == SIDE_CLOSE ? -rank : rank, (int)ed->n, text };
+  VEC_PUSH(*ed, e);
+}
+
+/* Turns the pieces of one site into text around or at its position. */
+static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size_t n) {
+  const PPSite *s = &f->sites.v[si];
+  char *pre = join(p, n, ARM_PRE, s->kind == SK_STMT || s->kind == SK_DEFAULT);
+  char *t = join(p, n, ARM_TRUE, false), *fl = join(p, n, ARM_FALSE, false), *post = join(p, n, ARM_POST, false);
+  switch (s->kind) {
+  case SK_STMT:
+    if (pre) edit(ed, s->off, s->side, s->lvl, true, pp_xasprintf(" %s", pre));
+    break;
+  case SK_DEFAULT:
+    if (pre) edit(ed, s->off, s->side, s->lvl, true,
+                  pp_xasprintf("%s default: %s", f->g.blocks.v[s->block].live ? " break;" : "", pre));
+    break;
+  case SK_COND:
+    if (t || fl) {
+      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("((%s%s", pre ? pre : "", pre ? ", " : ""));
+      edit(ed, s->end, SIDE_CLOSE, 0, true, pp_xasprintf(") ? %s%s%s : %s%s%s)",
+           t ? "(" : "1", t ? t : "", t ? ", 1)" : "", fl ? "(" : "0", fl ? fl : "", fl ? ", 0)" : ""));
+    } else if (pre) {
+      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s, ", pre));
+      edit(ed, s->end, SIDE_CLOSE, 0, true, pp_xstrdup(")"));
+    }
+    break;
+  case SK_EXPR:
+  case SK_FORINC:
+    if (s->off == s->end) {  /* empty increment */
+      if (pre || post)
+        edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s%s%s)", pre ? pre : "", pre && post ? ", " : "", post ? post : ""));
+    } else if (pre || post) {
+      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s%s", pre ? pre : "", pre ? ", " : ""));
+      edit(ed, s->end, SIDE_CLOSE, 0, true, pp_xasprintf("%s%s)", post ? ", " : "", post ? post : ""));
+    }
+    break;
+  case SK_FORCOND:
+    if (pre || post)
+      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s%s%s, 1)", pre ? pre : "", pre && post ? ", " : "", post ? post : ""));
+    break;
+  }
+  free(pre); free(t); free(fl); free(post);
+}
+
+int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const bool *zero) {
+  Gen g = { .f = f, .lay = lay, .zero = zero, .suffix = lay->wide ? "ULL" : "UL" };
+  plan_pieces(&g);
+  qsort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
+  int probes = 0;
+  for (size_t i = 0, j; i < g.pieces.n; i = j) {
+    for (j = i; j < g.pieces.n && g.pieces.v[j].site == g.pieces.v[i].site; j++) {}
+    emit_site(ed, f, g.pieces.v[i].site, g.pieces.v + i, j - i);
+    for (size_t k = i; k < j; k++) probes += g.pieces.v[k].prio == P_EDGE;
+  }
+  for (size_t i = 0; i < f->braces.n; i++) {
+    edit(ed, f->braces.v[i].open, SIDE_OPEN, f->braces.v[i].lvl, false, pp_xstrdup("{"));
+    edit(ed, f->braces.v[i].close, SIDE_CLOSE, f->braces.v[i].lvl, false, pp_xstrdup("}"));
+  }
+  if (g.uses_r)
+    edit(ed, f->body_open, SIDE_OPEN, 0, true,
+         pp_xasprintf(" %sunsigned %s " R " = 0;", f->calls_setjmp ? "volatile " : "", lay->wide ? "long long" : "long"));
+  for (size_t i = 0; i < g.pieces.n; i++) free(g.pieces.v[i].text);
+  VEC_FREE(g.pieces);
+  return probes;
+}
+
+static int by_position(const void *a, const void *b) {
+  const PPEdit *x = a, *y = b;
+  if (x->off != y->off) return x->off < y->off ? -1 : 1;
+  if (x->side != y->side) return x->side - y->side;
+  if (x->rank != y->rank) return x->rank - y->rank;
+  return x->seq - y->seq;
+}
+
+/* The prelude goes after the first line when that is a line marker naming the main file
+   (compilers take the main file's name from it), followed by that marker again so the
+   lines after it keep their numbers. */
+char *pp_rewrite_apply(const char *text, size_t len, PPEdits *ed, const char *prelude, size_t *outlen) {
+  if (prelude) {
+    size_t nl = 0;
+    while (nl < len && text[nl] != '\n') nl++;
+    bool marker = len > 0 && text[0] == '#' && nl < len;
+    PPEdit e = { marker ? (unsigned)nl + 1 : 0, SIDE_OPEN, -1000000, -1,
+                 marker ? pp_xasprintf("%s%.*s", prelude, (int)(nl + 1), text) : pp_xstrdup(prelude) };
+    VEC_PUSH(*ed, e);
+  }
+  qsort(ed->v, ed->n, sizeof(PPEdit), by_position);
+  PPStr out = {0};
+  size_t pos = 0;
+  for (size_t i = 0; i < ed->n; i++) {
+    pp_str_addn(&out, text + pos, ed->v[i].off - pos);
+    pos = ed->v[i].off;
+    pp_str_add(&out, ed->v[i].text);
+  }
+  pp_str_addn(&out, text + pos, len - pos);
+  *outlen = out.n;
+  return pp_str_take(&out);
+}
+
+void pp_edits_free(PPEdits *ed) {
+  for (size_t i = 0; i < ed->n; i++) free(ed->v[i].text);
+  VEC_FREE(*ed);
+}

@@ -1,0 +1,25 @@
+/* Probe plan -> text edits on the preprocessed unit, and applying them. */
+#ifndef PP_REWRITE_H
+#define PP_REWRITE_H
+#include "cfg.h"
+
+/* How a function keeps its counts. */
+typedef struct {
+  int fn;            /* index of the function in the unit's tables */
+  bool hash;         /* counts go to the runtime hash table, not an array */
+  uint64_t offset;   /* array mode: first counter; paths + 1 slots, the last for overflow */
+  bool wide;         /* the register needs unsigned long long */
+  bool trace;        /* also log block entries and returns (the oracle build) */
+} PPLayout;
+
+typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;
+typedef VEC(PPEdit) PPEdits;
+
+/* Decides whether the path register fits unsigned long (values and increments below 2^31). */
+bool pp_rewrite_needs_wide(const PPGraph *g);
+/* Adds the edits that instrument f. Returns the number of sites that execute probe code. */
+int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const bool *zero);
+/* Applies edits (sorted here) to text, inserting prelude after the first line. */
+char *pp_rewrite_apply(const char *text, size_t len, PPEdits *ed, const char *prelude, size_t *outlen);
+void pp_edits_free(PPEdits *ed);
+#endif

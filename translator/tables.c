@@ -1,0 +1,232 @@
+/* The per-unit tables (JSON, Jansson): what the rewriter did, in the form the reporter decodes. */
+#include "tables.h"
+#include "number.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TABLES_VERSION 1
+
+static json_t *u64_str(uint64_t v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%" PRIu64, v);
+  return json_string(buf);
+}
+
+static json_t *i64_str(uint64_t v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%" PRId64, (int64_t)v);
+  return json_string(buf);
+}
+
+static json_t *block_json(const PPBlock *b) {
+  json_t *lines = json_array();
+  for (size_t i = 0; i < b->lines.n; i++)
+    json_array_append_new(lines, json_pack("[iii]", b->lines.v[i].file, (int)b->lines.v[i].first, (int)b->lines.v[i].last));
+  json_t *o = json_pack("{s:o, s:b}", "lines", lines, "live", b->live);
+  if (b->label) json_object_set_new(o, "label", json_string(b->label));
+  return o;
+}
+
+static json_t *edge_json(const PPEdge *e) {
+  return json_pack("{s:i, s:i, s:s, s:o, s:o, s:b}", "src", e->src, "dst", e->dst,
+                   "kind", pp_edge_kind_name(e->kind), "value", u64_str(e->val), "inc", i64_str(e->inc),
+                   "chord", e->chord);
+}
+
+static json_t *func_json(const PPTabFunc *f) {
+  json_t *blocks = json_array(), *edges = json_array();
+  for (size_t i = 0; i < f->g.blocks.n; i++) json_array_append_new(blocks, block_json(&f->g.blocks.v[i]));
+  for (size_t i = 0; i < f->g.edges.n; i++)
+    if (!f->g.edges.v[i].dead) json_array_append_new(edges, edge_json(&f->g.edges.v[i]));
+  json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:s, s:s, s:o, s:o, s:i, s:i}", "name", f->name,
+                        "file", f->file, "line", (int)f->line, "end_line", (int)f->end_line,
+                        "paths", u64_str(f->g.npaths), "counter", f->hash ? "hash" : "array",
+                        "register", f->wide ? "unsigned long long" : "unsigned long",
+                        "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
+  if (!f->hash) json_object_set_new(o, "offset", u64_str(f->offset));
+  return o;
+}
+
+/* Written aside and renamed, so a reader never sees half a file. */
+int pp_tables_write(const PPTables *t, const char *path, char **err) {
+  char sum[17];
+  snprintf(sum, sizeof sum, "%016" PRIx64, t->checksum);
+  json_t *files = json_array(), *funcs = json_array(), *skipped = json_array();
+  for (size_t i = 0; i < t->files.n; i++) json_array_append_new(files, json_string(t->files.v[i]));
+  for (size_t i = 0; i < t->funcs.n; i++) json_array_append_new(funcs, func_json(&t->funcs.v[i]));
+  for (size_t i = 0; i < t->skipped.n; i++)
+    json_array_append_new(skipped, json_pack("{s:s, s:i, s:i, s:s}", "name", t->skipped.v[i].name,
+                          "file", t->skipped.v[i].file, "line", (int)t->skipped.v[i].line, "reason", t->skipped.v[i].why));
+  json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:I, s:o, s:o, s:o, s:o}",
+                           "format", "pathprof-tables", "version", TABLES_VERSION, "checksum", sum,
+                           "source", t->source, "mode", t->mode, "array_limit", u64_str(t->array_limit),
+                           "hash_cap", (json_int_t)t->hash_cap, "ncounters", u64_str(t->ncounters),
+                           "files", files, "functions", funcs, "skipped", skipped);
+  char *tmp = pp_xasprintf("%s.tmp.%ld", path, (long)getpid());
+  int rc = json_dump_file(root, tmp, JSON_COMPACT);
+  json_decref(root);
+  if (rc || rename(tmp, path)) {
+    *err = pp_xasprintf("%s: cannot write tables: %s", path, strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    return -1;
+  }
+  free(tmp);
+  return 0;
+}
+
+/* ---- reading ---- */
+
+static int get_u64(json_t *o, const char *key, uint64_t *v) {
+  const char *s = json_string_value(json_object_get(o, key));
+  char *end;
+  if (!s) return -1;
+  errno = 0;
+  *v = strtoull(s, &end, 10);
+  return *end || errno ? -1 : 0;
+}
+
+static int get_i64(json_t *o, const char *key, uint64_t *v) {
+  const char *s = json_string_value(json_object_get(o, key));
+  char *end;
+  if (!s) return -1;
+  errno = 0;
+  *v = (uint64_t)strtoll(s, &end, 10);
+  return *end || errno ? -1 : 0;
+}
+
+static int read_blocks(PPGraph *g, json_t *blocks, int nfiles) {
+  size_t i;
+  json_t *b;
+  if (!json_is_array(blocks) || json_array_size(blocks) < 2) return -1;
+  json_array_foreach(blocks, i, b) {
+    int id = i < 2 ? (int)i : pp_graph_add_block(g);
+    json_t *lines = json_object_get(b, "lines"), *l;
+    size_t j;
+    if (!json_is_array(lines)) return -1;
+    g->blocks.v[id].live = json_is_true(json_object_get(b, "live"));
+    const char *label = json_string_value(json_object_get(b, "label"));
+    if (label) g->blocks.v[id].label = pp_xstrdup(label);
+    json_array_foreach(lines, j, l) {
+      int file = (int)json_integer_value(json_array_get(l, 0));
+      if (file < 0 || file >= nfiles) return -1;
+      pp_block_add_lines(g, id, file, (unsigned)json_integer_value(json_array_get(l, 1)),
+                         (unsigned)json_integer_value(json_array_get(l, 2)));
+    }
+  }
+  return 0;
+}
+
+static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals) {
+  size_t i;
+  json_t *e;
+  if (!json_is_array(edges)) return -1;
+  json_array_foreach(edges, i, e) {
+    int src = (int)json_integer_value(json_object_get(e, "src")), dst = (int)json_integer_value(json_object_get(e, "dst"));
+    const char *k = json_string_value(json_object_get(e, "kind"));
+    int kind = k ? pp_edge_kind_parse(k) : -1;
+    if (kind < 0 || src < 0 || dst < 0 || (size_t)src >= g->blocks.n || (size_t)dst >= g->blocks.n) return -1;
+    int id = pp_graph_add_edge(g, src, dst, (PPEdgeKind)kind);
+    if (get_u64(e, "value", &vals[id]) || get_i64(e, "inc", &g->edges.v[id].inc)) return -1;
+    g->edges.v[id].chord = json_is_true(json_object_get(e, "chord"));
+    if (kind == EK_BACK) g->blocks.v[dst].header = true;
+  }
+  return 0;
+}
+
+/* Rebuilds one function's DAG and renumbers it; the stored values must come out again. */
+static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
+  const char *name = json_string_value(json_object_get(o, "name"));
+  json_t *edges = json_object_get(o, "edges");
+  uint64_t paths;
+  if (!name || get_u64(o, "paths", &paths) || !json_is_array(edges)) return -1;
+  f->name = pp_xstrdup(name);
+  f->file = (int)json_integer_value(json_object_get(o, "file"));
+  f->line = (unsigned)json_integer_value(json_object_get(o, "line"));
+  f->end_line = (unsigned)json_integer_value(json_object_get(o, "end_line"));
+  f->hash = !strcmp(json_string_value(json_object_get(o, "counter")) ? json_string_value(json_object_get(o, "counter")) : "", "hash");
+  f->probes = (int)json_integer_value(json_object_get(o, "probes"));
+  f->cfg_edges = (int)json_integer_value(json_object_get(o, "cfg_edges"));
+  if (!f->hash && get_u64(o, "offset", &f->offset)) return -1;
+  pp_graph_init(&f->g);
+  if (f->file < 0 || f->file >= nfiles || read_blocks(&f->g, json_object_get(o, "blocks"), nfiles)) return -1;
+  uint64_t *vals = pp_xcalloc(json_array_size(edges) + 1, sizeof(uint64_t));
+  int rc = read_edges(&f->g, edges, vals);
+  if (!rc) {
+    pp_graph_index(&f->g);
+    int *order = pp_xmalloc(sizeof(int) * f->g.blocks.n);
+    rc = pp_graph_topo(&f->g, order) < 0 ? -1 : 0;
+    free(order);
+  }
+  if (!rc && pp_number_paths(&f->g) != paths) rc = -1;
+  for (size_t i = 0; !rc && i < f->g.edges.n; i++)
+    if (pp_edge_in_dag(&f->g.edges.v[i]) && f->g.edges.v[i].val != vals[i]) rc = -1;
+  free(vals);
+  return rc;
+}
+
+int pp_tables_read(const char *path, PPTables *t, char **err) {
+  json_error_t je;
+  memset(t, 0, sizeof *t);
+  json_t *root = json_load_file(path, 0, &je);
+  if (!root) {
+    *err = pp_xasprintf("%s: not a readable tables file: %s (line %d)", path, je.text, je.line);
+    return -1;
+  }
+  const char *fmt = json_string_value(json_object_get(root, "format"));
+  const char *sum = json_string_value(json_object_get(root, "checksum"));
+  json_t *files = json_object_get(root, "files"), *funcs = json_object_get(root, "functions"), *x;
+  size_t i;
+  int rc = -1;
+  if (!fmt || strcmp(fmt, "pathprof-tables") || !sum || !json_is_array(files) || !json_is_array(funcs)) {
+    *err = pp_xasprintf("%s: not a pathprof tables file", path);
+    goto done;
+  }
+  if (json_integer_value(json_object_get(root, "version")) != TABLES_VERSION) {
+    *err = pp_xasprintf("%s: tables version %d, this pathprof reads version %d", path,
+                        (int)json_integer_value(json_object_get(root, "version")), TABLES_VERSION);
+    goto done;
+  }
+  t->checksum = strtoull(sum, NULL, 16);
+  t->source = pp_xstrdup(json_string_value(json_object_get(root, "source")) ? json_string_value(json_object_get(root, "source")) : "?");
+  t->mode = pp_xstrdup(json_string_value(json_object_get(root, "mode")) ? json_string_value(json_object_get(root, "mode")) : "path");
+  get_u64(root, "ncounters", &t->ncounters);
+  get_u64(root, "array_limit", &t->array_limit);
+  t->hash_cap = (unsigned long)json_integer_value(json_object_get(root, "hash_cap"));
+  json_array_foreach(files, i, x) VEC_PUSH(t->files, pp_xstrdup(json_string_value(x) ? json_string_value(x) : "?"));
+  json_array_foreach(funcs, i, x) {
+    PPTabFunc f;
+    memset(&f, 0, sizeof f);
+    int bad = read_func(&f, x, (int)t->files.n);
+    VEC_PUSH(t->funcs, f);
+    if (bad) {
+      *err = pp_xasprintf("%s: function %zu (%s) is damaged or does not renumber to its stored values", path, i,
+                          f.name ? f.name : "?");
+      goto done;
+    }
+  }
+  json_array_foreach(json_object_get(root, "skipped"), i, x) {
+    PPTabSkip s = { pp_xstrdup(json_string_value(json_object_get(x, "name")) ? json_string_value(json_object_get(x, "name")) : "?"),
+                    (int)json_integer_value(json_object_get(x, "file")), (unsigned)json_integer_value(json_object_get(x, "line")),
+                    pp_xstrdup(json_string_value(json_object_get(x, "reason")) ? json_string_value(json_object_get(x, "reason")) : "?") };
+    VEC_PUSH(t->skipped, s);
+  }
+  rc = 0;
+done:
+  json_decref(root);
+  if (rc) pp_tables_free(t);
+  return rc;
+}
+
+void pp_tables_free(PPTables *t) {
+  for (size_t i = 0; i < t->files.n; i++) free(t->files.v[i]);
+  for (size_t i = 0; i < t->funcs.n; i++) { free(t->funcs.v[i].name); pp_graph_free(&t->funcs.v[i].g); }
+  for (size_t i = 0; i < t->skipped.n; i++) { free(t->skipped.v[i].name); free(t->skipped.v[i].why); }
+  VEC_FREE(t->files); VEC_FREE(t->funcs); VEC_FREE(t->skipped);
+  free(t->source); free(t->mode);
+  memset(t, 0, sizeof *t);
+}

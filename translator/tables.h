@@ -1,0 +1,36 @@
+/* The per-unit tables (JSON, Jansson): what the rewriter did, in the form the reporter decodes. */
+#ifndef PP_TABLES_H
+#define PP_TABLES_H
+#include "graph.h"
+
+typedef struct {
+  char *name;
+  int file;
+  unsigned line, end_line;
+  PPGraph g;            /* numbered and placed DAG */
+  bool hash;            /* counts in the hash table instead of an array */
+  uint64_t offset;      /* array mode: first counter slot */
+  bool wide;            /* register type is unsigned long long */
+  int probes;           /* sites that execute probe code */
+  int cfg_edges;        /* live CFG edges (back and cut included) */
+} PPTabFunc;
+
+typedef struct { char *name; int file; unsigned line; char *why; } PPTabSkip;
+
+typedef struct {
+  uint64_t checksum;
+  char *source, *mode;
+  uint64_t array_limit;
+  unsigned long hash_cap;
+  uint64_t ncounters;
+  VEC(char *) files;
+  VEC(PPTabFunc) funcs;
+  VEC(PPTabSkip) skipped;
+} PPTables;
+
+int pp_tables_write(const PPTables *t, const char *path, char **err);
+/* Reads and checks a tables file: the graphs are renumbered with the rewriter's own code and
+   must give the stored values, so a damaged or foreign file is refused. */
+int pp_tables_read(const char *path, PPTables *t, char **err);
+void pp_tables_free(PPTables *t);
+#endif
