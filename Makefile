@@ -51,7 +51,7 @@ deps:
 
 UNIT_TESTS = $(patsubst regress/unit/%.c,build/test/%,$(wildcard regress/unit/test_*.c))
 
-build/test/%: regress/unit/%.c $(MODEL_O) $(REWRITE_O) $(RT_O)
+build/test/%: regress/unit/%.c $(MODEL_O) $(REWRITE_O) $(filter-out build/rt-pic/rt/profile.o,$(RT_O))
 	@mkdir -p build/test
 	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
 

@@ -1,0 +1,21 @@
+/* pathprof: the command-line reporter; each command lives in report.c. */
+#include "report.h"
+#include <stdio.h>
+#include <string.h>
+
+static int usage(FILE *f) {
+  fputs("usage: pathprof report [--top N] [--function NAME] [PROFILE]\n"
+        "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
+        "PROFILE defaults to $PATHPROF_FILE, else pathprof.out; tables are found through the\n"
+        "profile, $PATHPROF_DB (directories, colon-separated) or the current directory tree.\n", f);
+  return f == stderr ? 2 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return usage(stderr);
+  if (!strcmp(argv[1], "report")) return pp_cmd_report(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "dump")) return pp_cmd_dump(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
+  fprintf(stderr, "pathprof: unknown command '%s'\n", argv[1]);
+  return usage(stderr);
+}

@@ -1,0 +1,370 @@
+/* Profile + tables -> hot paths, decoded to source lines; the report and dump commands. */
+#include "report.h"
+#include "number.h"
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- finding tables ---- */
+
+/* The checksum a tables file declares, without building its graphs. */
+static int tables_checksum(const char *path, uint64_t *sum) {
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je);
+  const char *s = root ? json_string_value(json_object_get(root, "checksum")) : NULL;
+  int rc = s ? 0 : -1;
+  if (s) *sum = strtoull(s, NULL, 16);
+  json_decref(root);
+  return rc;
+}
+
+static bool ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* Depth-limited search of dir for a *.pp.json with the checksum; returns its path or NULL. */
+static char *search_dir(const char *dir, uint64_t sum, int depth) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char *found = NULL;
+  if (!d) return NULL;
+  while (!found && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char *p = pp_xasprintf("%s/%s", dir, e->d_name);
+    struct stat st;
+    uint64_t s;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) found = search_dir(p, sum, depth - 1);
+    else if (S_ISREG(st.st_mode) && ends_with(p, ".pp.json") && tables_checksum(p, &s) == 0 && s == sum) found = pp_xstrdup(p);
+    free(p);
+  }
+  closedir(d);
+  return found;
+}
+
+static char *find_tables(const struct pp_unitrec *u) {
+  uint64_t s;
+  if (tables_checksum(u->name, &s) == 0 && s == u->checksum) return pp_xstrdup(u->name);
+  const char *db = getenv("PATHPROF_DB");
+  if (db && *db) {
+    char *copy = pp_xstrdup(db), *save = NULL, *found = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save))
+      found = search_dir(dir, u->checksum, 8);
+    free(copy);
+    if (found) return found;
+  }
+  return search_dir(".", u->checksum, 6);
+}
+
+int pp_load(const char *profile, PPLoaded *l) {
+  char err[512];
+  memset(l, 0, sizeof *l);
+  if (pp_profile_read(profile, &l->prof, err, sizeof err)) {
+    fprintf(stderr, "pathprof: %s\n", err);
+    return -1;
+  }
+  for (size_t i = 0; i < l->prof.nunits; i++) {
+    const struct pp_unitrec *u = &l->prof.units[i];
+    char *path = find_tables(u), *terr = NULL;
+    PPLoadedUnit lu = { u, {0}, path };
+    if (!path) {
+      fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s is missing or belongs to another build, "
+              "and none was found under $PATHPROF_DB or here\n", profile, u->checksum, u->name);
+      l->missing++;
+      continue;
+    }
+    if (pp_tables_read(path, &lu.tab, &terr)) {
+      fprintf(stderr, "pathprof: %s\n", terr);
+      free(terr); free(path);
+      l->missing++;
+      continue;
+    }
+    if (lu.tab.ncounters != u->ncounters) {
+      fprintf(stderr, "pathprof: %s: unit %016llx has %llu counters but its tables %s expect %" PRIu64 "\n",
+              profile, u->checksum, u->ncounters, path, lu.tab.ncounters);
+      pp_tables_free(&lu.tab); free(path);
+      l->missing++;
+      continue;
+    }
+    VEC_PUSH(l->units, lu);
+  }
+  return 0;
+}
+
+void pp_loaded_free(PPLoaded *l) {
+  for (size_t i = 0; i < l->units.n; i++) {
+    pp_tables_free(&l->units.v[i].tab);
+    free(l->units.v[i].tables_path);
+  }
+  VEC_FREE(l->units);
+  pp_profile_free(&l->prof);
+}
+
+/* ---- decoding ---- */
+
+static int hotter(const void *a, const void *b) {
+  const PPPathCount *x = a, *y = b;
+  if (x->count != y->count) return x->count > y->count ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  VEC(PPPathCount) v = {0};
+  *overflow = 0;
+  if (!f->hash) {
+    for (uint64_t id = 0; id < f->g.npaths; id++) {
+      PPPathCount p = { id, u->rec->counters[f->offset + id] };
+      if (p.count) VEC_PUSH(v, p);
+    }
+    *overflow = u->rec->counters[f->offset + f->g.npaths];
+  } else {
+    for (unsigned long long i = 0; i < u->rec->nhash; i++) {
+      const struct pp_hent *h = &u->rec->hash[i];
+      if (h->fn != (unsigned long long)fn) continue;
+      if (h->id >= f->g.npaths) { *overflow += h->count; continue; }
+      PPPathCount p = { h->id, h->count };
+      VEC_PUSH(v, p);
+    }
+  }
+  qsort(v.v, v.n, sizeof *v.v, hotter);
+  *n = v.n;
+  return v.v;
+}
+
+int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *from_loop, bool *to_loop) {
+  int *edges = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
+  int k = pp_number_decode(g, id, edges, (int)g->edges.n + 1), nb = 0;
+  if (k <= 0) { free(edges); return -1; }
+  *from_loop = g->edges.v[edges[0]].kind == EK_DUMMY_ENTRY;
+  *to_loop = g->edges.v[edges[k - 1]].kind == EK_DUMMY_EXIT;
+  if (!*from_loop && nb < cap) blocks[nb++] = PP_ENTRY;
+  for (int i = 0; i < k && nb < cap; i++)
+    if (g->edges.v[edges[i]].dst != PP_EXIT) blocks[nb++] = g->edges.v[edges[i]].dst;
+  free(edges);
+  return nb;
+}
+
+char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
+  int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
+  bool from_loop, to_loop;
+  int nb = pp_path_blocks(&f->g, id, blocks, cap, &from_loop, &to_loop);
+  PPStr s = {0};
+  if (nb < 0) { free(blocks); return pp_xstrdup("(id outside the function's paths)"); }
+  pp_str_add(&s, from_loop ? "[loop] " : "");
+  int last_file = f->file;
+  PPStr prev = {0};
+  for (int i = 0; i < nb; i++) {
+    const PPBlock *b = &f->g.blocks.v[blocks[i]];
+    for (size_t j = 0; j < b->lines.n; j++) {
+      const PPLines *l = &b->lines.v[j];
+      char *txt = l->first == l->last ? pp_xasprintf("%u", l->first) : pp_xasprintf("%u-%u", l->first, l->last);
+      if (!prev.s || strcmp(prev.s, txt) || l->file != last_file) {
+        if (l->file != last_file) pp_str_addf(&s, "%s%s:", s.n ? " " : "", t->files.v[l->file]);
+        else if (s.n && s.s[s.n - 1] != ' ') pp_str_add(&s, " ");
+        pp_str_add(&s, txt);
+        free(prev.s);
+        prev.s = txt;
+      } else free(txt);
+      last_file = l->file;
+    }
+  }
+  free(prev.s);
+  pp_str_add(&s, to_loop ? " [back]" : "");
+  free(blocks);
+  return pp_str_take(&s);
+}
+
+/* ---- report ---- */
+
+typedef struct { const PPLoadedUnit *u; int fn; uint64_t id, count, total; } Hot;
+
+static int hot_cmp(const void *a, const void *b) {
+  const Hot *x = a, *y = b;
+  if (x->count != y->count) return x->count > y->count ? -1 : 1;
+  return 0;
+}
+
+static const char *base(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static uint64_t sum(const PPPathCount *p, size_t n) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < n; i++) s = pp_sat_add(s, p[i].count);
+  return s;
+}
+
+static void print_function(const PPLoadedUnit *u, int fn, size_t top) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  size_t n;
+  uint64_t ovf;
+  PPPathCount *p = pp_function_paths(u, fn, &n, &ovf);
+  uint64_t total = sum(p, n);
+  printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s\n",
+         f->name, base(u->tab.files.v[f->file]), f->line, f->end_line, total, n, f->g.npaths, f->probes, f->cfg_edges,
+         f->hash ? ", hash table" : "");
+  if (ovf) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", ovf);
+  for (size_t i = 0; i < n && i < top; i++) {
+    char *lines = pp_path_lines(&u->tab, f, p[i].id);
+    printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", p[i].count, 100.0 * (double)p[i].count / (double)total, p[i].id, lines);
+    free(lines);
+  }
+  if (n > top) printf("  ... %zu more executed paths\n", n - top);
+  free(p);
+}
+
+static const char *profile_name(const char *arg) {
+  if (arg) return arg;
+  const char *e = getenv("PATHPROF_FILE");
+  return e && *e && !strchr(e, '%') ? e : "pathprof.out";
+}
+
+int pp_cmd_report(int argc, char **argv) {
+  size_t top = 10;
+  const char *only = NULL, *file = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--top") && i + 1 < argc) top = strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--function") && i + 1 < argc) only = argv[++i];
+    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof report: unknown option %s\n", argv[i]); return 2; }
+    else file = argv[i];
+  }
+  file = profile_name(file);
+  PPLoaded l;
+  if (pp_load(file, &l)) return 1;
+  VEC(Hot) hot = {0};
+  uint64_t all = 0;
+  size_t nfuncs = 0;
+  for (size_t i = 0; i < l.units.n; i++)
+    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n; fn++) {
+      size_t n;
+      uint64_t ovf;
+      PPPathCount *p = pp_function_paths(&l.units.v[i], (int)fn, &n, &ovf);
+      uint64_t total = sum(p, n);
+      nfuncs++;
+      all = pp_sat_add(all, total);
+      for (size_t k = 0; k < n; k++) {
+        Hot h = { &l.units.v[i], (int)fn, p[k].id, p[k].count, total };
+        if (!only || !strcmp(only, l.units.v[i].tab.funcs.v[fn].name)) VEC_PUSH(hot, h);
+      }
+      free(p);
+    }
+  qsort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
+  printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n, nfuncs, all);
+  printf("\nHottest paths%s%s\n  %12s %6s  %-24s %s\n", only ? " of " : "", only ? only : "", "count", "%fn", "function", "path (lines)");
+  for (size_t i = 0; i < hot.n && i < top; i++) {
+    const PPTabFunc *f = &hot.v[i].u->tab.funcs.v[hot.v[i].fn];
+    char *where = pp_xasprintf("%s (%s:%u)", f->name, base(hot.v[i].u->tab.files.v[f->file]), f->line);
+    char *lines = pp_path_lines(&hot.v[i].u->tab, f, hot.v[i].id);
+    printf("  %12" PRIu64 " %5.1f%%  %-24s #%" PRIu64 " %s\n", hot.v[i].count,
+           100.0 * (double)hot.v[i].count / (double)hot.v[i].total, where, hot.v[i].id, lines);
+    free(where);
+    free(lines);
+  }
+  for (size_t i = 0; i < l.units.n; i++)
+    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n; fn++)
+      if (!only || !strcmp(only, l.units.v[i].tab.funcs.v[fn].name)) print_function(&l.units.v[i], (int)fn, top);
+  for (size_t i = 0; i < l.units.n; i++)
+    for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
+      const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
+      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
+    }
+  int missing = l.missing;
+  VEC_FREE(hot);
+  pp_loaded_free(&l);
+  return missing ? 1 : 0;
+}
+
+/* ---- dump ---- */
+
+static void dump_decoded(const PPLoaded *l) {
+  for (size_t i = 0; i < l->units.n; i++) {
+    const PPLoadedUnit *u = &l->units.v[i];
+    for (size_t fn = 0; fn < u->tab.funcs.n; fn++) {
+      const PPTabFunc *f = &u->tab.funcs.v[fn];
+      size_t n;
+      uint64_t ovf;
+      PPPathCount *p = pp_function_paths(u, (int)fn, &n, &ovf);
+      int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
+      for (size_t k = 0; k < n; k++) {
+        bool from, to;
+        int nb = pp_path_blocks(&f->g, p[k].id, blocks, cap, &from, &to);
+        printf("P %016llx %zu %" PRIu64 " ", u->rec->checksum, fn, p[k].count);
+        for (int b = 0; b < nb; b++) printf("%s%d", b ? "," : "", blocks[b]);
+        printf(" %s\n", to ? "B" : "E");
+      }
+      if (ovf) printf("O %016llx %zu %" PRIu64 "\n", u->rec->checksum, fn, ovf);
+      free(blocks);
+      free(p);
+    }
+    if (u->rec->dropped) printf("D %016llx %llu\n", u->rec->checksum, u->rec->dropped);
+  }
+}
+
+static void dump_raw(const char *file, const struct pp_profile *p) {
+  printf("profile %s: %zu units\n", file, p->nunits);
+  for (size_t i = 0; i < p->nunits; i++) {
+    const struct pp_unitrec *u = &p->units[i];
+    printf("unit %016llx %s\n  counters %llu, hash entries %llu, dropped %llu\n", u->checksum, u->name, u->ncounters,
+           u->nhash, u->dropped);
+    for (unsigned long long k = 0; k < u->ncounters; k++)
+      if (u->counters[k]) printf("  [%llu] %llu\n", k, u->counters[k]);
+    for (unsigned long long k = 0; k < u->nhash; k++)
+      printf("  fn %llu path %llu: %llu\n", u->hash[k].fn, u->hash[k].id, u->hash[k].count);
+  }
+}
+
+static void dump_tables(const PPTables *t) {
+  printf("tables %016" PRIx64 " for %s, mode %s, %" PRIu64 " counters\n", t->checksum, t->source, t->mode, t->ncounters);
+  for (size_t i = 0; i < t->funcs.n; i++) {
+    const PPTabFunc *f = &t->funcs.v[i];
+    printf("function %zu %s (%s:%u-%u): %" PRIu64 " paths, %s", i, f->name, t->files.v[f->file], f->line, f->end_line,
+           f->g.npaths, f->hash ? "hash" : "array");
+    if (!f->hash) printf(" at %" PRIu64, f->offset);
+    printf(", %d probes on %d edges\n", f->probes, f->cfg_edges);
+    for (size_t e = 0; e < f->g.edges.n; e++) {
+      const PPEdge *x = &f->g.edges.v[e];
+      printf("  %d -> %d %-11s val %" PRIu64 " inc %" PRId64 "%s\n", x->src, x->dst, pp_edge_kind_name(x->kind), x->val,
+             (int64_t)x->inc, x->chord ? " chord" : "");
+    }
+  }
+  for (size_t i = 0; i < t->skipped.n; i++) printf("skipped %s (line %u): %s\n", t->skipped.v[i].name, t->skipped.v[i].line, t->skipped.v[i].why);
+}
+
+int pp_cmd_dump(int argc, char **argv) {
+  bool decode = false;
+  const char *file = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--decode")) decode = true;
+    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof dump: unknown option %s\n", argv[i]); return 2; }
+    else file = argv[i];
+  }
+  file = profile_name(file);
+  if (ends_with(file, ".json")) {
+    PPTables t;
+    char *err;
+    if (pp_tables_read(file, &t, &err)) { fprintf(stderr, "pathprof: %s\n", err); free(err); return 1; }
+    dump_tables(&t);
+    pp_tables_free(&t);
+    return 0;
+  }
+  if (decode) {
+    PPLoaded l;
+    if (pp_load(file, &l)) return 1;
+    dump_decoded(&l);
+    int rc = l.missing ? 1 : 0;
+    pp_loaded_free(&l);
+    return rc;
+  }
+  struct pp_profile p;
+  char err[512];
+  if (pp_profile_read(file, &p, err, sizeof err)) { fprintf(stderr, "pathprof: %s\n", err); return 1; }
+  dump_raw(file, &p);
+  pp_profile_free(&p);
+  return 0;
+}

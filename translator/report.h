@@ -1,0 +1,40 @@
+/* Profile + tables -> decoded path counts: the reporter's model, shared by its commands. */
+#ifndef PP_REPORT_H
+#define PP_REPORT_H
+#include "tables.h"
+#include "profile.h"
+
+typedef struct { uint64_t id, count; } PPPathCount;
+
+/* One unit of a profile with the tables it was built with. */
+typedef struct {
+  const struct pp_unitrec *rec;
+  PPTables tab;
+  char *tables_path;
+} PPLoadedUnit;
+
+typedef struct {
+  struct pp_profile prof;
+  VEC(PPLoadedUnit) units;   /* units whose tables were found and match */
+  int missing;               /* units reported as having no usable tables */
+} PPLoaded;
+
+/* Reads a profile and finds each unit's tables (its recorded path, then $PATHPROF_DB, then
+   the working directory tree). Errors go to stderr, one line each; returns -1 if the profile
+   itself is unusable. */
+int pp_load(const char *profile, PPLoaded *l);
+void pp_loaded_free(PPLoaded *l);
+
+/* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the
+   count of path ends with an out-of-range register. */
+PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow);
+
+/* A path as the blocks it runs through; *from_loop: it starts at a loop header (after a back or
+   cut edge), *to_loop: it ends by taking one. Returns the number of blocks or -1. */
+int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *from_loop, bool *to_loop);
+/* "a.c:4-5 7 9" for a path; lines of blocks in other files carry their file name. */
+char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id);
+
+int pp_cmd_report(int argc, char **argv);
+int pp_cmd_dump(int argc, char **argv);
+#endif
