@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Exactness oracle: recomputes path counts from a block trace and compares them with pathprof's decoded profile.
+
+Independent of pathprof by construction: it shares no code with the translator or the reporter and
+uses only the edge kinds from the tables (doc/formats.md section 4), never the Ball-Larus values.
+
+Usage: oracle.py [--name NAME] --trace TRACE --decoded DECODED TABLES.pp.json...
+  TRACE    the trace log of a tracing build (formats.md section 3)
+  DECODED  the output of `pathprof dump --decode PROFILE` ('-' for standard input):
+             P <checksum> <fn> <count> <b1,...,bn> <E|B>   one path and its count
+             O <checksum> <fn> <count>                    overflow count (must be 0)
+             anything else                               accepted and ignored
+Prints "ok oracle NAME" or "not ok oracle NAME: <first differences>", and comment lines starting
+with "#". Exit status: 0 ok, 1 not ok, 2 unusable input (also printed as "not ok").
+"""
+
+import collections
+import json
+import os
+import sys
+
+ENTRY, EXIT = 0, 1
+MAX_SHOWN = 5          # differences named in the "not ok" line
+MAX_COMMENTS = 40      # further differences listed as comment lines
+
+
+class Fail(Exception):
+    """Input the oracle cannot work with at all."""
+
+
+class Function:
+    def __init__(self, checksum, index, name, source, nblocks):
+        self.checksum = checksum
+        self.index = index
+        self.name = name
+        self.source = source
+        self.nblocks = nblocks
+        self.kinds = collections.defaultdict(set)   # (src, dst) -> set of edge kinds
+
+    def label(self):
+        return "%s (%s fn %d)" % (self.name, os.path.basename(self.source), self.index)
+
+
+def load_tables(paths):
+    """Returns {(checksum, fn): Function}."""
+    funcs = {}
+    seen = {}
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                t = json.load(f)
+        except (OSError, ValueError) as e:
+            raise Fail("cannot read tables %s: %s" % (path, e))
+        if not isinstance(t, dict) or t.get("format") != "pathprof-tables":
+            raise Fail("%s is not a pathprof tables file" % path)
+        cs = str(t.get("checksum", "")).lower()
+        if len(cs) != 16:
+            raise Fail("%s: bad checksum %r" % (path, t.get("checksum")))
+        if cs in seen:
+            if seen[cs] != t:
+                raise Fail("%s and %s share checksum %s but differ" % (seen[cs]["_path"], path, cs))
+            continue
+        t["_path"] = path
+        seen[cs] = t
+        source = str(t.get("source", path))
+        for i, fn in enumerate(t.get("functions", [])):
+            blocks = fn.get("blocks", [])
+            func = Function(cs, i, str(fn.get("name", "?")), source, len(blocks))
+            for e in fn.get("edges", []):
+                try:
+                    src, dst, kind = int(e["src"]), int(e["dst"]), str(e["kind"])
+                except (KeyError, TypeError, ValueError):
+                    raise Fail("%s: function %s: malformed edge %r" % (path, func.name, e))
+                func.kinds[(src, dst)].add(kind)
+            funcs[(cs, i)] = func
+    return funcs
+
+
+class Replay:
+    """Cuts the trace into paths the way the definition says, counting each finished path."""
+
+    def __init__(self, funcs):
+        self.funcs = funcs
+        self.counts = collections.Counter()   # (checksum, fn, blocks tuple, 'E'|'B') -> count
+        self.stack = []                        # activations: [Function, current path list]
+        self.errors = []
+        self.events = 0
+
+    def error(self, msg):
+        self.errors.append(msg)
+
+    def func(self, cs, fn, where):
+        f = self.funcs.get((cs, fn))
+        if f is None:
+            raise Fail("%s: no tables for function %d of unit %s" % (where, fn, cs))
+        return f
+
+    def finish(self, act, end):
+        f, path = act
+        self.counts[(f.checksum, f.index, tuple(path), end)] += 1
+
+    def block(self, cs, fn, blk, where):
+        f = self.func(cs, fn, where)
+        if blk < 0 or blk >= f.nblocks or blk == EXIT:
+            raise Fail("%s: block %d is not a real block of %s (%d blocks)" % (where, blk, f.label(), f.nblocks))
+        if blk == ENTRY:
+            self.stack.append([f, [ENTRY]])
+            return
+        if not self.stack:
+            raise Fail("%s: block %d of %s entered with no activation running" % (where, blk, f.label()))
+        top = self.stack[-1]
+        if top[0] is not f:
+            raise Fail("%s: block %d of %s entered while %s is running" % (where, blk, f.label(), top[0].label()))
+        prev = top[1][-1]
+        kinds = f.kinds.get((prev, blk), set())
+        cut = kinds & {"back", "cut"}
+        if cut and "normal" in kinds:
+            self.error("%s: %s: edge %d->%d is both normal and %s; the trace cannot tell them apart"
+                       % (where, f.label(), prev, blk, "/".join(sorted(cut))))
+        if cut:
+            self.finish(top, "B")
+            top[1] = [blk]
+            return
+        if "normal" not in kinds:
+            what = ("kind " + "/".join(sorted(kinds))) if kinds else "no edge"
+            self.error("%s: %s: trace transition %d->%d is not a CFG edge (%s)" % (where, f.label(), prev, blk, what))
+        top[1].append(blk)
+
+    def leave(self, cs, fn, where):
+        f = self.func(cs, fn, where)
+        if not self.stack or self.stack[-1][0] is not f:
+            running = self.stack[-1][0].label() if self.stack else "nothing"
+            raise Fail("%s: %s returns while %s is running" % (where, f.label(), running))
+        act = self.stack.pop()
+        last = act[1][-1]
+        if "exit" not in f.kinds.get((last, EXIT), set()):
+            self.error("%s: %s: returns from block %d, which has no exit edge" % (where, f.label(), last))
+        self.finish(act, "E")
+
+    def run(self, path):
+        try:
+            f = open(path, encoding="ascii", errors="replace")
+        except OSError as e:
+            raise Fail("cannot read trace %s: %s" % (path, e))
+        with f:
+            for lineno, line in enumerate(f, 1):
+                w = line.split()
+                if not w:
+                    continue
+                where = "%s:%d" % (os.path.basename(path), lineno)
+                try:
+                    if w[0] == "B" and len(w) == 4:
+                        cs, fn, blk = w[1].lower(), int(w[2]), int(w[3])
+                    elif w[0] == "X" and len(w) == 3:
+                        cs, fn, blk = w[1].lower(), int(w[2]), None
+                    else:
+                        raise ValueError
+                    if len(cs) != 16:
+                        raise ValueError
+                    int(cs, 16)
+                except ValueError:
+                    raise Fail("%s: malformed trace line %r" % (where, line.rstrip("\n")))
+                self.events += 1
+                if blk is None:
+                    self.leave(cs, fn, where)
+                else:
+                    self.block(cs, fn, blk, where)
+
+
+def load_decoded(path, errors):
+    """Returns a Counter like Replay.counts, from `pathprof dump --decode` output."""
+    counts = collections.Counter()
+    try:
+        f = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise Fail("cannot read decoded profile %s: %s" % (path, e))
+    with f:
+        for lineno, line in enumerate(f, 1):
+            w = line.split()
+            if not w:
+                continue
+            where = "%s:%d" % (os.path.basename(path), lineno)
+            if w[0] == "P":
+                try:
+                    if len(w) != 6 or w[5] not in ("E", "B") or len(w[1]) != 16:
+                        raise ValueError
+                    int(w[1], 16)
+                    key = (w[1].lower(), int(w[2]), tuple(int(b) for b in w[4].split(",")), w[5])
+                    n = int(w[3])
+                    if n < 0:
+                        raise ValueError
+                except ValueError:
+                    raise Fail("%s: malformed path line %r" % (where, line.rstrip("\n")))
+                counts[key] += n
+            elif w[0] == "O":
+                try:
+                    n = int(w[3])
+                except (IndexError, ValueError):
+                    raise Fail("%s: malformed overflow line %r" % (where, line.rstrip("\n")))
+                if n != 0:
+                    errors.append("%s: overflow count %d for function %s of unit %s" % (where, n, w[2], w[1]))
+    return +counts
+
+
+def describe(funcs, key):
+    cs, fn, blocks, end = key
+    f = funcs.get((cs, fn))
+    name = f.label() if f else "fn %d of unit %s" % (fn, cs)
+    return "%s path %s %s" % (name, ",".join(str(b) for b in blocks), end)
+
+
+def compare(funcs, want, got):
+    """Differences between the oracle's counts (want) and the profile's (got), as readable lines."""
+    diffs = []
+    for key in sorted(set(want) | set(got), key=lambda k: (k[0], k[1], k[2], k[3])):
+        w, g = want.get(key, 0), got.get(key, 0)
+        if w != g:
+            diffs.append("%s: trace says %d, profile says %d" % (describe(funcs, key), w, g))
+    return diffs
+
+
+def main(argv):
+    name, trace, decoded, tables = None, None, None, []
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a in ("--name", "--trace", "--decoded") and args:
+            v = args.pop(0)
+            if a == "--name":
+                name = v
+            elif a == "--trace":
+                trace = v
+            else:
+                decoded = v
+        elif a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        elif a.startswith("-") and a != "-":
+            print("oracle.py: unknown option %s" % a, file=sys.stderr)
+            return 2
+        else:
+            tables.append(a)
+    if name is None:
+        name = os.path.basename(trace or "?")
+    if not trace or not decoded or not tables:
+        print("not ok oracle %s: usage: oracle.py [--name NAME] --trace TRACE --decoded DECODED TABLES..." % name)
+        return 2
+    try:
+        funcs = load_tables(tables)
+        replay = Replay(funcs)
+        replay.run(trace)
+        errors = list(replay.errors)
+        got = load_decoded(decoded, errors)
+    except Fail as e:
+        print("not ok oracle %s: %s" % (name, e))
+        return 2
+    want = +replay.counts
+    if replay.stack:
+        names = collections.Counter(act[0].name for act in replay.stack)
+        print("# %d activation(s) left open at program end (exit() inside a function) were discarded: %s"
+              % (len(replay.stack), ", ".join("%s x%d" % kv for kv in sorted(names.items()))))
+    print("# %d trace events, %d distinct paths, %d path executions"
+          % (replay.events, len(want), sum(want.values())))
+    problems = errors + compare(funcs, want, got)
+    if not problems:
+        print("ok oracle %s" % name)
+        return 0
+    print("not ok oracle %s: %d problem(s): %s" % (name, len(problems), "; ".join(problems[:MAX_SHOWN])))
+    for p in problems[MAX_SHOWN:MAX_SHOWN + MAX_COMMENTS]:
+        print("# " + p)
+    if len(problems) > MAX_SHOWN + MAX_COMMENTS:
+        print("# ... %d more" % (len(problems) - MAX_SHOWN - MAX_COMMENTS))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
