@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every sample, plain and through pathcc --trace at -O0 and -O2: same output and status, and path counts equal the trace oracle's.
+# Every sample and regress/cases program, plain and through pathcc --trace (-O0, -O2, GNU mode): same output and status, exact path counts.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out="$top/regress/out/exact"
 rm -rf "$out" && mkdir -p "$out" || exit 1
@@ -40,30 +40,36 @@ check() {
   python3 "$top/regress/oracle.py" --name "$name" --trace "$d/trace.txt" --decoded "$d/decoded.txt" "$d"/*.pp.json
 }
 
-# build NAME OPT SRC...: plain and instrumented builds into $out/NAME-OPT, then check
+# build NAME FLAVOUR FLAGS SRC...: plain and instrumented builds with FLAGS into $out/NAME-FLAVOUR, then check
 build() {
-  name=$1 opt=$2; shift 2
-  d="$out/$name$opt"
+  name=$1-$2 flags=$3; shift 3
+  d="$out/$name"
   mkdir -p "$d"
-  if ! $CC -std=c99 "$opt" -o "$d/plain" "$@" -lm >"$d/plain.build" 2>&1; then
-    echo "not ok build $name$opt: plain $CC failed: $(head -1 "$d/plain.build")"
+  if ! $CC $flags -o "$d/plain" "$@" -lm >"$d/plain.build" 2>&1; then
+    echo "not ok build $name: plain $CC $flags failed: $(head -1 "$d/plain.build")"
     return
   fi
-  if ! (cd "$d" && "$top/bin/pathcc" --trace "$CC" -std=c99 "$opt" -o prog "$@" -lm) >"$d/pathcc.out" 2>"$d/pathcc.err"; then
-    echo "not ok build $name$opt: pathcc --trace $CC $opt failed: $(head -1 "$d/pathcc.err")"
+  if ! (cd "$d" && "$top/bin/pathcc" --trace "$CC" $flags -o prog "$@" -lm) >"$d/pathcc.out" 2>"$d/pathcc.err"; then
+    echo "not ok build $name: pathcc --trace $CC $flags failed: $(head -1 "$d/pathcc.err")"
     return
   fi
   if [ -s "$d/pathcc.err" ] || [ -s "$d/pathcc.out" ]; then
-    echo "not ok build $name$opt: pathcc said: $(cat "$d/pathcc.out" "$d/pathcc.err" | head -1)"
+    echo "not ok build $name: pathcc --trace $CC $flags said: $(cat "$d/pathcc.out" "$d/pathcc.err" | head -1)"
   else
-    echo "ok build $name$opt"
+    echo "ok build $name"
   fi
-  check "$name$opt" "$d"
+  check "$name" "$d"
 }
 
-for opt in -O0 -O2; do
-  for src in "$top"/samples/*.c; do
-    build "$(basename "$src" .c)" "$opt" "$src"
+# -O0 and -O2 in strict C99; "gnu": GNU C mode with fortified headers (inline wrappers, statement-expression assert)
+for flavour in O0 O2 gnu; do
+  case $flavour in
+    O0) flags="-std=c99 -O0" ;;
+    O2) flags="-std=c99 -O2" ;;
+    gnu) flags="-std=gnu11 -O2 -D_FORTIFY_SOURCE=2" ;;
+  esac
+  for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
+    build "$(basename "$src" .c)" "$flavour" "$flags" "$src"
   done
-  build demo "$opt" "$top"/samples/demo/*.c
+  build demo "$flavour" "$flags" "$top"/samples/demo/*.c
 done
