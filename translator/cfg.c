@@ -535,6 +535,8 @@ int pp_cfg_build(PPSource *src, CXCursor fn, PPFunc *f, const char **why) {
   if (sc.why) { *why = sc.why; return -1; }
   f->calls_setjmp = sc.setjmp;
   f->body_open = start_of(bd) + 1;
+  f->text = src->text;
+  f->text_len = src->len;
   body(&b, bd);
   resolve_gotos(&b);
   builder_free(&b);

@@ -36,6 +36,8 @@ typedef struct {
   VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */
   unsigned body_open;      /* offset just after the body's '{' */
   bool calls_setjmp;       /* the path register must be volatile */
+  const char *text;        /* the unit's .i text (not owned) */
+  size_t text_len;
 } PPFunc;
 
 /* The unit-level view the builder needs: the .i text and a file-name table. */

@@ -1,6 +1,7 @@
 /* Probe plan -> text edits on the preprocessed unit, and applying them. */
 #include "rewrite.h"
 #include <assert.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,19 @@ static void edit(PPEdits *ed, unsigned off, int side, int lvl, bool code, char *
   VEC_PUSH(*ed, e);
 }
 
+/* True if the next token after off is a case or default label: statements we put there would
+   trip -Wimplicit-fallthrough, so they carry the comment GCC reads as intent. */
+static bool before_case(const char *text, size_t len, unsigned off) {
+  static const char *const labels[] = { "case", "default" };
+  while (off < len && isspace((unsigned char)text[off])) off++;
+  for (int i = 0; i < 2; i++) {
+    size_t n = strlen(labels[i]);
+    if (off + n < len && !strncmp(text + off, labels[i], n) && !isalnum((unsigned char)text[off + n]) && text[off + n] != '_')
+      return true;
+  }
+  return false;
+}
+
 /* Turns the pieces of one site into text around or at its position. */
 static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size_t n) {
   const PPSite *s = &f->sites.v[si];
@@ -171,7 +185,8 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
   char *t = join(p, n, ARM_TRUE, false), *fl = join(p, n, ARM_FALSE, false), *post = join(p, n, ARM_POST, false);
   switch (s->kind) {
   case SK_STMT:
-    if (pre) edit(ed, s->off, s->side, s->lvl, true, pp_xasprintf(" %s", pre));
+    if (pre) edit(ed, s->off, s->side, s->lvl, true,
+                  pp_xasprintf(" %s%s", pre, before_case(f->text, f->text_len, s->off) ? "/* fallthrough */ " : ""));
     break;
   case SK_DEFAULT:
     if (pre) edit(ed, s->off, s->side, s->lvl, true,
