@@ -138,8 +138,8 @@ static int for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *s
     if (ch == '"' || ch == '\'') {
       for (o++; o < n && t[o] != ch; o++)
         if (t[o] == '\\') o++;
-    } else if (ch == '#' && at_line_start(t, o)) {
-      while (o < n && t[o] != '\n') o++;
+    } else if ((ch == '#' && at_line_start(t, o)) || (ch == '/' && o + 1 < n && (t[o + 1] == '*' || t[o + 1] == '/'))) {
+      o = skip_ws(b->src, o) - 1;
     } else if (ch == '(' || ch == '[' || ch == '{') depth++;
     else if (ch == ')' || ch == ']' || ch == '}') {
       if (--depth == 0) { *close = o; return nsemi == 2 ? 0 : -1; }

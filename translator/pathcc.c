@@ -206,7 +206,8 @@ static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
 }
 
 /* Preprocess with the user's flags; dependency output keeps naming the user's object, not
-   our temporary file. */
+   our temporary file. Comments stay (-C) so the compile of the .i still sees the user's
+   fallthrough and lint comments. */
 static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj, const char *ifile) {
   Args a = cmd(d);
   copy_options(&a, d, linker_only);
@@ -217,6 +218,7 @@ static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj
   }
   if (p->has_md && !p->has_mt) { VEC_PUSH(a, "-MT"); VEC_PUSH(a, (char *)obj); }
   VEC_PUSH(a, "-E");
+  VEC_PUSH(a, "-C");
   VEC_PUSH(a, (char *)src);
   VEC_PUSH(a, "-o");
   VEC_PUSH(a, (char *)ifile);
