@@ -79,8 +79,10 @@ static int ternret(int x) { return x > 0 ? x : x < 0 ? -x : 0; }
 
 static void voidret(int *p)
 {
-  if (*p)
-    return (void)(*p = 0);
+  if (*p) {
+    *p = 0;
+    return;
+  }
   *p = 5;
 }
 
