@@ -49,6 +49,9 @@ build() {
     echo "not ok build $name: plain $CC $flags failed: $(head -1 "$d/plain.build")"
     return
   fi
+  if [ -s "$d/plain.build" ]; then
+    echo "not ok warnings $name: plain $CC $flags warns: $(head -1 "$d/plain.build")"
+  fi
   if ! (cd "$d" && "$top/bin/pathcc" --trace "$CC" $flags -o prog "$@" -lm) >"$d/pathcc.out" 2>"$d/pathcc.err"; then
     echo "not ok build $name: pathcc --trace $CC $flags failed: $(head -1 "$d/pathcc.err")"
     return
@@ -61,12 +64,12 @@ build() {
   check "$name" "$d"
 }
 
-# -O0 and -O2 in strict C99; "gnu": GNU C mode with fortified headers (inline wrappers, statement-expression assert)
+# -O0 and -O2 in strict C99 (the instrumented build must stay warning-free too); "gnu": GNU C mode with fortified headers (inline wrappers, statement-expression assert)
 for flavour in O0 O2 gnu; do
   case $flavour in
-    O0) flags="-std=c99 -O0" ;;
-    O2) flags="-std=c99 -O2" ;;
-    gnu) flags="-std=gnu11 -O2 -D_FORTIFY_SOURCE=2" ;;
+    O0) flags="-std=c99 -O0 -Wall -Wextra" ;;
+    O2) flags="-std=c99 -O2 -Wall -Wextra" ;;
+    gnu) flags="-std=gnu11 -O2 -D_FORTIFY_SOURCE=2 -Wall -Wextra" ;;
   esac
   for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
     build "$(basename "$src" .c)" "$flavour" "$flags" "$src"
