@@ -25,6 +25,7 @@ typedef struct {
 } Builder;
 
 static void stmt(Builder *b, CXCursor c);
+static bool has_jumps(CXCursor c);
 
 /* ---- libclang helpers ---- */
 
@@ -420,6 +421,13 @@ static void stmt(Builder *b, CXCursor c) {
     break;
   case CXCursor_ReturnStmt: jump(b, c, PP_EXIT, EK_EXIT); break;
   case CXCursor_IndirectGotoStmt: fail(b, "computed goto"); break;
+  case CXCursor_UnexposedStmt:
+    /* attributed statements: a loop under a pragma is still a loop; anything else with
+       control flow inside is beyond this version, the rest is one opaque step */
+    if (k.n == 1 && clang_isStatement(kind(k.v[0])) && kind(k.v[0]) != CXCursor_NullStmt) stmt(b, k.v[0]);
+    else if (has_jumps(c)) fail(b, "an unsupported statement with control flow inside");
+    else item(b, c);
+    break;
   default: item(b, c); break;
   }
   VEC_FREE(k);
@@ -467,9 +475,6 @@ static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d)
   case CXCursor_FunctionDecl:
     if (clang_isCursorDefinition(c)) { s->why = "contains a nested function"; return CXChildVisit_Break; }
     return CXChildVisit_Continue;
-  case CXCursor_UnexposedStmt:
-    if (has_jumps(c)) { s->why = "an unsupported statement with control flow inside"; return CXChildVisit_Break; }
-    return CXChildVisit_Recurse;
   case CXCursor_CallExpr: {
     CXString n = clang_getCursorSpelling(c);
     if (is_setjmp(clang_getCString(n))) s->setjmp = true;

@@ -126,8 +126,9 @@ static int analyse(Driver *d, Plan *p) {
     else if (!strncmp(a, "-x", 2) && a[2]) lang = strcmp(a + 2, "none") ? a + 2 : NULL;
     if (!strcmp(a, "-o") && i + 1 < d->args.n) p->output = d->args.v[i + 1];
     if (takes_value(a)) { i++; continue; }
-    if (a[0] != '-' && is_c_source(a, lang)) VEC_PUSH(p->sources, i);
-    if (!strcmp(a, "-")) query = true;  /* stdin: pass through */
+    if ((a[0] != '-' && is_c_source(a, lang)) || (!strcmp(a, "-") && lang && !strcmp(lang, "c")))
+      VEC_PUSH(p->sources, i);
+    else if (!strcmp(a, "-")) query = true;  /* stdin in another language: pass through */
   }
   p->preprocess_only = query;
   p->link = !p->compile_only && !p->asm_only && !query;
@@ -152,16 +153,24 @@ static char *absolute(const char *path) {
 }
 
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
-   linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno). */
-static char *tables_path(const Plan *p, const char *src, const char *obj) {
+   linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno),
+   prog-foo-2.pp.json for a second foo.c of the same command. */
+static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *obj) {
   char *t;
   if (!p->link) {
     size_t n = strlen(obj);
     t = ends_with(obj, ".o") || ends_with(obj, ".s") ? pp_xasprintf("%.*s.pp.json", (int)(n - 2), obj)
                                                      : pp_xasprintf("%s.pp.json", obj);
   } else {
-    char *b = base_noext(src);
-    t = pp_xasprintf("%s-%s.pp.json", p->output ? p->output : "a.out", b);
+    char *b = base_noext(d->args.v[p->sources.v[k]]);
+    int same = 0;
+    for (size_t j = 0; j < k; j++) {
+      char *o = base_noext(d->args.v[p->sources.v[j]]);
+      same += !strcmp(o, b);
+      free(o);
+    }
+    t = same ? pp_xasprintf("%s-%s-%d.pp.json", p->output ? p->output : "a.out", b, same + 1)
+             : pp_xasprintf("%s-%s.pp.json", p->output ? p->output : "a.out", b);
     free(b);
   }
   char *abs = absolute(t);
@@ -255,10 +264,19 @@ static void warn(const char *src, const char *what) {
    instrumentation cannot be trusted; pathcc never breaks a build. */
 static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   const char *src = d->args.v[p->sources.v[k]];
+  char *stdin_copy = NULL;
+  if (!strcmp(src, "-")) {  /* the source comes on stdin: keep a copy to preprocess */
+    size_t n;
+    char *text = pp_read_file("/dev/stdin", &n);
+    stdin_copy = pp_xasprintf("%s/stdin-%zu.c", d->tmpdir, k);
+    if (!text || write_file(stdin_copy, text, n)) die("cannot read the source from stdin into %s", stdin_copy);
+    free(text);
+  }
+  const char *input = stdin_copy ? stdin_copy : src;
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
   char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
-  char *tables = tables_path(p, src, obj), *err = NULL;
-  int rc = preprocess(d, p, src, obj, ifile);
+  char *tables = tables_path(d, p, k, obj), *err = NULL;
+  int rc = preprocess(d, p, input, obj, ifile);
   if (rc) goto out;  /* the compiler has said why */
   PPOptions o = d->opt;
   o.source = src;
@@ -269,14 +287,14 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     char *why = pp_xasprintf("compiled without instrumentation: %s", err);
     warn(src, why);
     free(why);
-    rc = compile(d, p, src, true, obj, NULL);
+    rc = compile(d, p, input, true, obj, NULL);
     goto out;
   }
   if (res.warning) {
     if (d->strict) { fprintf(stderr, "%s: error: %s\n", self, res.warning); rc = 1; goto out; }
     fprintf(stderr, "%s: warning: %s\n", self, res.warning);
   }
-  if (!res.out) { rc = compile(d, p, src, true, obj, NULL); goto out; }
+  if (!res.out) { rc = compile(d, p, input, true, obj, NULL); goto out; }
   if (write_file(ofile, res.out, res.outlen)) die("cannot write %s", ofile);
   rc = compile(d, p, ofile, false, obj, errfile);
   if (rc == 0) copy_to_stderr(errfile);
@@ -285,12 +303,12 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
     warn(src, "instrumented code does not compile; compiled without instrumentation");
     unlink(tables);
-    rc = compile(d, p, src, true, obj, NULL);
+    rc = compile(d, p, input, true, obj, NULL);
   }
   free(res.out);
   free(res.warning);
 out:
-  free(ifile); free(ofile); free(errfile); free(tables); free(err);
+  free(ifile); free(ofile); free(errfile); free(tables); free(err); free(stdin_copy);
   return rc;
 }
 

@@ -178,6 +178,50 @@ static bool before_case(const char *text, size_t len, unsigned off) {
   return false;
 }
 
+/* Loop pragmas (#pragma GCC unroll, omp for, _Pragma from macros) must stay right before their
+   loop, so code meant for the position before a statement hops above the pragma lines that
+   precede it; a line marker after it restores the line numbering. */
+static unsigned above_pragmas(const char *text, unsigned off, char **marker) {
+  unsigned at = off, top = off;
+  *marker = NULL;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) at--;
+  if (at > 0 && text[at - 1] != '\n') return off;            /* something precedes on this line */
+  while (at > 0) {                                            /* walk up blank, marker, pragma lines */
+    unsigned prev = at - 1;
+    while (prev > 0 && text[prev - 1] != '\n') prev--;
+    unsigned q = prev;
+    while (text[q] == ' ' || text[q] == '\t') q++;
+    bool blank = text[q] == '\n', marker_line = text[q] == '#' && text[q + 1] == ' ' && isdigit((unsigned char)text[q + 2]);
+    bool pragma = !strncmp(text + q, "#pragma", 7) || !strncmp(text + q, "# pragma", 8);
+    if (!blank && !marker_line && !pragma) break;
+    if (pragma) top = prev;
+    at = prev;
+  }
+  if (top == off) return off;
+  /* the presumed position of line `top`: the last line marker before it, plus lines since */
+  unsigned m = top, lines = 0;
+  while (m > 0) {
+    unsigned ls = m - 1;
+    while (ls > 0 && text[ls - 1] != '\n') ls--;
+    if (text[ls] == '#' && text[ls + 1] == ' ' && isdigit((unsigned char)text[ls + 2])) {
+      char file[4096];
+      unsigned long line;
+      int flags[4] = {0}, nf = 0;
+      const char *p = text + ls + 2;
+      if (sscanf(p, "%lu \"%4095[^\"]\"", &line, file) != 2) break;
+      p = strchr(strchr(p, '"') + 1, '"') + 1;
+      while (nf < 4 && sscanf(p, " %d", &flags[nf]) == 1) { nf++; while (*p == ' ') p++; while (isdigit((unsigned char)*p)) p++; }
+      bool sys = false;
+      for (int i = 0; i < nf; i++) sys |= flags[i] == 3;
+      *marker = pp_xasprintf("\n# %lu \"%s\"%s\n", line + lines, file, sys ? " 3" : "");
+      return top;
+    }
+    lines++;
+    m = ls;
+  }
+  return off;  /* no marker to restate: leave the code where it was */
+}
+
 /* Turns the pieces of one site into text around or at its position. */
 static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size_t n) {
   const PPSite *s = &f->sites.v[si];
@@ -185,8 +229,13 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
   char *t = join(p, n, ARM_TRUE, false), *fl = join(p, n, ARM_FALSE, false), *post = join(p, n, ARM_POST, false);
   switch (s->kind) {
   case SK_STMT:
-    if (pre) edit(ed, s->off, s->side, s->lvl, true,
-                  pp_xasprintf(" %s%s", pre, before_case(f->text, f->text_len, s->off) ? "/* fallthrough */ " : ""));
+    if (pre) {
+      char *marker = NULL;
+      unsigned off = s->side == SIDE_OPEN ? above_pragmas(f->text, s->off, &marker) : s->off;
+      edit(ed, off, s->side, s->lvl, true, pp_xasprintf(" %s%s%s", pre,
+           before_case(f->text, f->text_len, s->off) ? "/* fallthrough */ " : "", marker ? marker : ""));
+      free(marker);
+    }
     break;
   case SK_DEFAULT:
     if (pre) edit(ed, s->off, s->side, s->lvl, true,
