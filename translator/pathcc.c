@@ -207,7 +207,7 @@ static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
   for (size_t i = 0; i < d->args.n; i++) {
     const char *x = d->args.v[i];
     bool pair = takes_value(x) && i + 1 < d->args.n;
-    bool keep = x[0] == '-' && strcmp(x, "-c") && strcmp(x, "-S") && strcmp(x, "-o") && !drop(x);
+    bool keep = x[0] == '-' && x[1] && strcmp(x, "-c") && strcmp(x, "-S") && strcmp(x, "-o") && !drop(x);
     if (keep) VEC_PUSH(*a, (char *)x);
     if (keep && pair) VEC_PUSH(*a, d->args.v[i + 1]);
     if (pair) i++;
