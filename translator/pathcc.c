@@ -256,6 +256,16 @@ static int write_file(const char *path, const char *s, size_t n) {
   return (fclose(f) == 0 && w == n) ? 0 : -1;
 }
 
+/* The compiler's first error line, to name the cause in our one warning. */
+static char *first_error(const char *errfile) {
+  char *text = pp_read_file(errfile, NULL), *line = NULL;
+  for (char *l = text ? strtok(text, "\n") : NULL; l && !line; l = strtok(NULL, "\n"))
+    if (strstr(l, "error")) line = pp_xstrdup(l);
+  if (!line) line = pp_xasprintf("exit status without a message");
+  free(text);
+  return line;
+}
+
 static void warn(const char *src, const char *what) {
   fprintf(stderr, "%s: warning: %s: %s\n", self, src, what);
 }
@@ -301,7 +311,11 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   else {
     /* our output did not compile: say so once and build what the user wrote */
     if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
-    warn(src, "instrumented code does not compile; compiled without instrumentation");
+    char *first = first_error(errfile);
+    char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
+    warn(src, why);
+    free(why);
+    free(first);
     unlink(tables);
     rc = compile(d, p, input, true, obj, NULL);
   }
