@@ -7,7 +7,8 @@ The programs use only unsigned arithmetic (no undefined behaviour, same result a
 bound every loop with its own guard counter, and bound all calls with a global call budget. They mix
 if/else chains, while, do/while, for with empty parts, switch with fall-through and missing default,
 case labels inside nested blocks, break, continue, early return, forward and guarded backward goto,
-&&/||/?: with side effects in conditions, empty statements and void functions falling off the end.
+&&/||/?: with side effects in conditions, empty statements, void functions falling off the end, and
+runs of 66+ sequential ifs (more paths than 2^64, so the translator must cut).
 main prints every call's result and returns a status computed from them.
 """
 
@@ -144,8 +145,12 @@ class Gen:
             self.emit(depth, "if (%s) goto %s;" % (self.cond(), self.r.choice(self.labels_ahead)))
         elif r < 0.94 and self.labels_behind:
             self.emit(depth, "if (%s++ < 2u) goto %s;" % (self.guard(), self.r.choice(self.labels_behind)))
-        elif r < 0.96:
+        elif r < 0.955:
             self.emit(depth, "{ }" if self.r.random() < 0.5 else ";")
+        elif r < 0.96 and depth <= 3:
+            # more paths than a 64-bit register can number: forces cut edges
+            for i in range(self.r.randint(66, 72)):
+                self.emit(depth, "if ((%s >> %d) & 1u) %s += %du;" % (self.var(), i % 32, self.var(), i))
         else:
             self.simple(depth, ctx)
 

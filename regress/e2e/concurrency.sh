@@ -1,8 +1,16 @@
 #!/bin/sh
 # Eight instrumented processes released at one moment merge into one profile: every path count is exactly 8 times one run's.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-d="$top/regress/out/concurrency"
-rm -rf "$d" && mkdir -p "$d" || exit 1
+if [ -z "${E2E_DIR:-}" ]; then
+  # Run in a private directory (other runs may share this tree); keep it only when something failed.
+  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/concurrency.XXXXXX") || exit 1
+  export E2E_DIR
+  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
+  rc=$(cat "$E2E_DIR/status")
+  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
+  exit "$rc"
+fi
+d=$E2E_DIR
 N=8
 ROUNDS=${ROUNDS:-3}
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then

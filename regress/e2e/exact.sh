@@ -1,8 +1,16 @@
 #!/bin/sh
-# Every sample and regress/cases program, plain and through pathcc --trace (-O0, -O2, GNU mode): same output and status, exact path counts.
+# Every sample and regress/cases program, plain and through pathcc (-O0, -O2, GNU mode): same output and status, exact path counts.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out="$top/regress/out/exact"
-rm -rf "$out" && mkdir -p "$out" || exit 1
+if [ -z "${E2E_DIR:-}" ]; then
+  # Run in a private directory (other runs may share this tree); keep it only when something failed.
+  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/exact.XXXXXX") || exit 1
+  export E2E_DIR
+  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
+  rc=$(cat "$E2E_DIR/status")
+  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
+  exit "$rc"
+fi
+out=$E2E_DIR
 CC=${E2E_CC:-gcc}
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
   echo "not ok exact: bin/pathcc or bin/pathprof missing (run make)"
@@ -40,6 +48,45 @@ check() {
   python3 "$top/regress/oracle.py" --name "$name" --trace "$d/trace.txt" --decoded "$d/decoded.txt" "$d"/*.pp.json
 }
 
+# same_counts NAME DIR: the build without --trace (in DIR/notrace) counts exactly what the tracing build counted
+same_counts() {
+  name=$1 d=$2
+  n="$d/notrace"
+  (cd "$n" && PATHPROF_FILE="$n/prof.out" $run ./prog >prog.out 2>prog.err; echo $? >prog.rc)
+  if ! cmp -s "$n/prog.out" "$d/plain.out" || ! cmp -s "$n/prog.rc" "$d/plain.rc"; then
+    echo "not ok notrace $name: output or status of the build without --trace differs from plain"
+    return
+  fi
+  if ! "$top/bin/pathprof" dump --decode "$n/prof.out" >"$n/decoded.txt" 2>"$n/decoded.err"; then
+    echo "not ok notrace $name: pathprof dump --decode failed: $(head -1 "$n/decoded.err")"
+    return
+  fi
+  # Checksums differ between the two builds; match units through their source files.
+  python3 - "$name" "$d" "$n" <<'PY'
+import glob, json, sys
+name, a, b = sys.argv[1:4]
+def load(d):
+    src = {}
+    for p in glob.glob(d + "/*.pp.json"):
+        t = json.load(open(p))
+        src[t["checksum"].lower()] = t["source"]
+    counts = {}
+    for line in open(d + "/decoded.txt"):
+        w = line.split()
+        if w and w[0] in ("P", "O"):
+            key = (w[0], src.get(w[1].lower(), w[1]), w[2]) + tuple(w[4:])
+            counts[key] = counts.get(key, 0) + int(w[3])
+    return counts
+x, y = load(a), load(b)
+diff = [k for k in sorted(set(x) | set(y)) if x.get(k, 0) != y.get(k, 0)]
+if diff:
+    print("not ok notrace %s: %d path count(s) differ from the tracing build, e.g. %s: traced %d, untraced %d"
+          % (name, len(diff), " ".join(diff[0]), x.get(diff[0], 0), y.get(diff[0], 0)))
+else:
+    print("ok notrace %s" % name)
+PY
+}
+
 # build NAME FLAVOUR FLAGS SRC...: plain and instrumented builds with FLAGS into $out/NAME-FLAVOUR, then check
 build() {
   name=$1-$2 flags=$3; shift 3
@@ -62,6 +109,12 @@ build() {
     echo "ok build $name"
   fi
   check "$name" "$d"
+  mkdir -p "$d/notrace"
+  if ! (cd "$d/notrace" && "$top/bin/pathcc" "$CC" $flags -o prog "$@" -lm) >"$d/notrace/pathcc.log" 2>&1; then
+    echo "not ok notrace $name: pathcc $CC $flags failed: $(head -1 "$d/notrace/pathcc.log")"
+  elif [ -s "$d/prof.out" ]; then
+    same_counts "$name" "$d"
+  fi
 }
 
 # -O0 and -O2 in strict C99 (the instrumented build must stay warning-free too); "gnu": GNU C mode with fortified headers (inline wrappers, statement-expression assert)
