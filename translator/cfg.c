@@ -488,6 +488,21 @@ static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d)
 
 /* ---- the function ---- */
 
+/* naked functions may hold nothing but asm, and no_instrument_function is the user saying no. */
+static const char *refused_by_attribute(const PPSource *src, Kids k) {
+  for (size_t i = 0; i < k.n; i++) {
+    if (!clang_isAttribute(kind(k.v[i]))) continue;
+    unsigned a = start_of(k.v[i]), e = end_of(k.v[i]);
+    if (e <= a || e > src->len) continue;
+    char *name = pp_xasprintf("%.*s", (int)(e - a), src->text + a);
+    const char *why = strstr(name, "naked") ? "a naked function" :
+                      strstr(name, "no_instrument_function") ? "marked no_instrument_function" : NULL;
+    free(name);
+    if (why) return why;
+  }
+  return NULL;
+}
+
 static int resolve_gotos(Builder *b) {
   for (size_t i = 0; i < b->gotos.n; i++) {
     int dst = -1;
@@ -533,7 +548,9 @@ int pp_cfg_build(PPSource *src, CXCursor fn, PPFunc *f, const char **why) {
   f->end_line = presumed(&b, clang_getRangeEnd(r), NULL);
   Kids k = kids(fn);
   CXCursor bd = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+  *why = refused_by_attribute(src, k);
   VEC_FREE(k);
+  if (*why) return -2;
   if (clang_Cursor_isNull(bd) || kind(bd) != CXCursor_CompoundStmt) { *why = "no function body"; return -1; }
   Scan sc = {0};
   clang_visitChildren(bd, scan, &sc);

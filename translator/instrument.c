@@ -58,11 +58,11 @@ static const char *error_in(const Unit *u, unsigned from, unsigned to) {
   return NULL;
 }
 
-static void skip(Unit *u, CXCursor c, const char *why) {
+static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
   CXString n = clang_getCursorSpelling(c), fn;
   unsigned line, col;
   clang_getPresumedLocation(clang_getCursorLocation(c), &fn, &line, &col);
-  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why) };
+  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why), quiet };
   VEC_PUSH(u->tab.skipped, s);
   clang_disposeString(n);
   clang_disposeString(fn);
@@ -91,7 +91,7 @@ static void plan(Unit *u, PPFunc *f) {
     VEC_PUSH(u->funcs, *f);
     return;
   }
-  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts") };
+  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false };
   VEC_PUSH(u->tab.skipped, s);
   pp_func_free(f);
 }
@@ -108,13 +108,14 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
   const char *err = error_in(u, from, to), *why;
   if (err) {
     char *msg = pp_xasprintf("libclang: %s", err);
-    skip(u, c, msg);
+    skip(u, c, msg, false);
     free(msg);
     return CXChildVisit_Continue;
   }
   PPFunc f;
-  if (pp_cfg_build(&u->src, c, &f, &why)) {
-    skip(u, c, why);
+  int rc = pp_cfg_build(&u->src, c, &f, &why);
+  if (rc) {
+    skip(u, c, why, rc == -2);
     pp_func_free(&f);
     return CXChildVisit_Continue;
   }
@@ -160,13 +161,15 @@ static uint64_t checksum(const Unit *u) {
 }
 
 static char *warning_line(const Unit *u) {
-  if (!u->tab.skipped.n) return NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < u->tab.skipped.n; i++) n += !u->tab.skipped.v[i].quiet;
+  if (!n) return NULL;
   PPStr s = {0};
-  pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, u->tab.skipped.n,
-              u->tab.skipped.n > 1 ? "s" : "");
-  for (size_t i = 0; i < u->tab.skipped.n; i++)
-    pp_str_addf(&s, "%s %s (line %u): %s", i ? ";" : "", u->tab.skipped.v[i].name, u->tab.skipped.v[i].line,
-                u->tab.skipped.v[i].why);
+  pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, n, n > 1 ? "s" : "");
+  for (size_t i = 0, k = 0; i < u->tab.skipped.n; i++)
+    if (!u->tab.skipped.v[i].quiet)
+      pp_str_addf(&s, "%s %s (line %u): %s", k++ ? ";" : "", u->tab.skipped.v[i].name, u->tab.skipped.v[i].line,
+                  u->tab.skipped.v[i].why);
   return pp_str_take(&s);
 }
 

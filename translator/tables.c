@@ -81,6 +81,12 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
 
 /* ---- reading ---- */
 
+/* A string member, or def when it is missing or not a string. */
+static const char *str_or(json_t *o, const char *key, const char *def) {
+  const char *s = json_string_value(json_object_get(o, key));
+  return s ? s : def;
+}
+
 static int get_u64(json_t *o, const char *key, uint64_t *v) {
   const char *s = json_string_value(json_object_get(o, key));
   char *end;
@@ -148,7 +154,7 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
   f->file = (int)json_integer_value(json_object_get(o, "file"));
   f->line = (unsigned)json_integer_value(json_object_get(o, "line"));
   f->end_line = (unsigned)json_integer_value(json_object_get(o, "end_line"));
-  f->hash = !strcmp(json_string_value(json_object_get(o, "counter")) ? json_string_value(json_object_get(o, "counter")) : "", "hash");
+  f->hash = !strcmp(str_or(o, "counter", ""), "hash");
   f->probes = (int)json_integer_value(json_object_get(o, "probes"));
   f->cfg_edges = (int)json_integer_value(json_object_get(o, "cfg_edges"));
   if (!f->hash && get_u64(o, "offset", &f->offset)) return -1;
@@ -192,12 +198,12 @@ int pp_tables_read(const char *path, PPTables *t, char **err) {
     goto done;
   }
   t->checksum = strtoull(sum, NULL, 16);
-  t->source = pp_xstrdup(json_string_value(json_object_get(root, "source")) ? json_string_value(json_object_get(root, "source")) : "?");
-  t->mode = pp_xstrdup(json_string_value(json_object_get(root, "mode")) ? json_string_value(json_object_get(root, "mode")) : "path");
+  t->source = pp_xstrdup(str_or(root, "source", "?"));
+  t->mode = pp_xstrdup(str_or(root, "mode", "path"));
   get_u64(root, "ncounters", &t->ncounters);
   get_u64(root, "array_limit", &t->array_limit);
   t->hash_cap = (unsigned long)json_integer_value(json_object_get(root, "hash_cap"));
-  json_array_foreach(files, i, x) VEC_PUSH(t->files, pp_xstrdup(json_string_value(x) ? json_string_value(x) : "?"));
+  json_array_foreach(files, i, x) VEC_PUSH(t->files, pp_xstrdup(json_is_string(x) ? json_string_value(x) : "?"));
   json_array_foreach(funcs, i, x) {
     PPTabFunc f;
     memset(&f, 0, sizeof f);
@@ -210,9 +216,9 @@ int pp_tables_read(const char *path, PPTables *t, char **err) {
     }
   }
   json_array_foreach(json_object_get(root, "skipped"), i, x) {
-    PPTabSkip s = { pp_xstrdup(json_string_value(json_object_get(x, "name")) ? json_string_value(json_object_get(x, "name")) : "?"),
-                    (int)json_integer_value(json_object_get(x, "file")), (unsigned)json_integer_value(json_object_get(x, "line")),
-                    pp_xstrdup(json_string_value(json_object_get(x, "reason")) ? json_string_value(json_object_get(x, "reason")) : "?") };
+    PPTabSkip s = { pp_xstrdup(str_or(x, "name", "?")), (int)json_integer_value(json_object_get(x, "file")),
+                    (unsigned)json_integer_value(json_object_get(x, "line")), pp_xstrdup(str_or(x, "reason", "?")), false };
+    if (s.file < 0 || (size_t)s.file >= t->files.n) s.file = 0;
     VEC_PUSH(t->skipped, s);
   }
   rc = 0;

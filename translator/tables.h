@@ -15,7 +15,7 @@ typedef struct {
   int cfg_edges;        /* live CFG edges (back and cut included) */
 } PPTabFunc;
 
-typedef struct { char *name; int file; unsigned line; char *why; } PPTabSkip;
+typedef struct { char *name; int file; unsigned line; char *why; bool quiet; } PPTabSkip;
 
 typedef struct {
   uint64_t checksum;
