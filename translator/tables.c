@@ -204,6 +204,7 @@ int pp_tables_read(const char *path, PPTables *t, char **err) {
   get_u64(root, "array_limit", &t->array_limit);
   t->hash_cap = (unsigned long)json_integer_value(json_object_get(root, "hash_cap"));
   json_array_foreach(files, i, x) VEC_PUSH(t->files, pp_xstrdup(json_is_string(x) ? json_string_value(x) : "?"));
+  if (!t->files.n) VEC_PUSH(t->files, pp_xstrdup("?"));  /* so every file index below can be clamped to 0 */
   json_array_foreach(funcs, i, x) {
     PPTabFunc f;
     memset(&f, 0, sizeof f);
