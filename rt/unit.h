@@ -1,8 +1,15 @@
 /* The unit descriptor: the one contract between instrumented C and the runtime (doc/formats.md). */
 #ifndef PATHPROF_UNIT_H
 #define PATHPROF_UNIT_H
+/* __PATHPROF_EXT marks declarations that use long long: the rewriter writes __extension__ there
+   for GNU-compatible compilers, so -std=c89 -pedantic stays quiet. */
+#ifdef __GNUC__
+#define __PATHPROF_EXT __extension__
+#else
+#define __PATHPROF_EXT
+#endif
 /* pathprof:prelude-begin */
-struct __pathprof_unit {
+__PATHPROF_EXT struct __pathprof_unit {
   struct __pathprof_unit *next;
   unsigned long version;
   unsigned long long checksum;
@@ -14,7 +21,7 @@ struct __pathprof_unit {
   unsigned long long hash_dropped;
 };
 void __pathprof_register(struct __pathprof_unit *);
-void __pathprof_hash_add(struct __pathprof_unit *, unsigned long, unsigned long long);
+__PATHPROF_EXT void __pathprof_hash_add(struct __pathprof_unit *, unsigned long, unsigned long long);
 void __pathprof_trace_block(struct __pathprof_unit *, unsigned long, unsigned long);
 void __pathprof_trace_leave(struct __pathprof_unit *, unsigned long);
 /* pathprof:prelude-end */

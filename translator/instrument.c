@@ -137,18 +137,32 @@ static char *c_string(const char *s) {
 
 /* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
    from rt/unit.h at build time, so both sides share one definition. */
-static char *prelude(const Unit *u, bool any_hash) {
+static char *prelude(const Unit *u, bool any_hash, const char *ext) {
   char *tables = c_string(u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;
   PPStr s = {0};
-  pp_str_addf(&s, "# 1 \"<pathprof>\"\n%s", unit_struct);
-  pp_str_addf(&s, "static unsigned long long __pathprof_c[%" PRIu64 "];\n", u->tab.ncounters ? u->tab.ncounters : 1);
-  if (any_hash) pp_str_addf(&s, "static unsigned long long __pathprof_h[%lu];\n", 3 * hcap);
-  pp_str_addf(&s, "static struct __pathprof_unit __pathprof_u = { 0, 1, 0x%016" PRIx64 "ULL, %s, %" PRIu64
-              "UL, __pathprof_c, %luUL, %s, 0 };\n", u->tab.checksum, tables, u->tab.ncounters, hcap,
+  pp_str_add(&s, "# 1 \"<pathprof>\"\n");
+  for (const char *p = unit_struct, *m; *p; p = m + 14) {  /* __PATHPROF_EXT -> ext */
+    if (!(m = strstr(p, "__PATHPROF_EXT"))) { pp_str_add(&s, p); break; }
+    pp_str_addn(&s, p, (size_t)(m - p));
+    pp_str_add(&s, ext);
+  }
+  pp_str_addf(&s, "%sstatic unsigned long long __pathprof_c[%" PRIu64 "];\n", ext, u->tab.ncounters ? u->tab.ncounters : 1);
+  if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
+  pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { 0, 1, 0x%016" PRIx64 "ULL, %s, %" PRIu64
+              "UL, __pathprof_c, %luUL, %s, 0 };\n", ext, u->tab.checksum, tables, u->tab.ncounters, hcap,
               any_hash ? "__pathprof_h" : "0");
   free(tables);
   return pp_str_take(&s);
+}
+
+/* GCC and clang name "<built-in>" in the line markers of their -E output; their code may
+   carry __extension__, which keeps long long quiet under -std=c89 -pedantic. */
+static bool gnu_output(const PPSource *src) {
+  size_t n = src->len < 4096 ? src->len : 4096;
+  for (size_t i = 0; i + 12 <= n; i++)
+    if (!memcmp(src->text + i, "\"<built-in>\"", 12)) return true;
+  return false;
 }
 
 /* The checksum covers the input text and every option that changes the counters' meaning. */
@@ -175,15 +189,16 @@ static char *warning_line(const Unit *u) {
 
 static void rewrite_all(Unit *u, PPResult *res) {
   bool any_hash = false;
+  const char *ext = gnu_output(&u->src) ? "__extension__ " : "";
   for (size_t i = 0; i < u->funcs.n; i++) {
     PPTabFunc *t = &u->tab.funcs.v[i];
-    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace };
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, ext };
     bool *zero = pp_place_zero(&u->funcs.v[i].g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     free(zero);
     any_hash |= t->hash;
   }
-  char *pre = prelude(u, any_hash);
+  char *pre = prelude(u, any_hash, ext);
   res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
   free(pre);
 }

@@ -60,7 +60,7 @@ static char *count(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
   uint64_t n = g->f->g.npaths;
   if (l->hash) {
-    if (zero) return pp_xasprintf("__pathprof_hash_add(&" U ", %d, %" PRIu64 "ULL)", l->fn, add);
+    if (zero) return pp_xasprintf("__pathprof_hash_add(&" U ", %d, %" PRIu64 "%s)", l->fn, add, add >> 32 ? "ULL" : "UL");
     char *a = add_r(g, add);
     g->uses_r = true;
     char *s = a ? pp_xasprintf("__pathprof_hash_add(&" U ", %d, (%s))", l->fn, a)
@@ -285,7 +285,8 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   }
   if (g.uses_r)
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
-         pp_xasprintf(" %sunsigned %s " R " = 0;", f->calls_setjmp ? "volatile " : "", lay->wide ? "long long" : "long"));
+         pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",
+                      lay->wide ? "long long" : "long"));
   for (size_t i = 0; i < g.pieces.n; i++) free(g.pieces.v[i].text);
   VEC_FREE(g.pieces);
   return probes;
