@@ -1,0 +1,857 @@
+#!/usr/bin/env python3
+"""pathprof benchmark harness (make bench, make bench-quick).
+
+  bench.py run [--quick] [--out DIR] [--workloads a,b] [--tools x,y] [--rounds N] [--no-chart]
+  bench.py report RAW.json [--out DIR] [--no-chart]
+
+`run` builds every workload of workloads.conf with every build of tools.conf, measures, writes
+DIR/raw.json (every measurement) and then does what `report` does: DIR/results.json (the
+figures), DIR/results.md (the tables) and DIR/overhead.png (gnuplot; skipped with a note when
+gnuplot is missing), and prints the tables.  DIR defaults to bench/results/quick or
+bench/results/full.  Python 3 standard library only.
+
+Measurements (see bench/README.md for the reasons):
+  run time      user+sys CPU seconds of the program (wait4 rusage), median of ROUNDS runs,
+                interleaved: round by round, every workload, every build (order rotated);
+                divided by the median of the build's baseline (the plain build, same compiler)
+  instructions  valgrind --tool=callgrind --toggle-collect=main at the callgrind SCALE
+                (instructions executed inside main and its callees, so the exit-time profile
+                dump is not counted); divided by the baseline's count
+  counter bytes memory of the counter arrays (tools.conf explains each method)
+  binary size   text+data+bss of the executable (`size`), divided by the baseline's
+  build time    user+sys CPU seconds of the one compile-and-link command, children included,
+                median of the build repeats; divided by the baseline's
+  rewriter      lines of preprocessed C per CPU second of pathcc's own work on the largest
+                unit: time(pathcc -c) - time(cc -E -C) - time(cc -c of the instrumented .i)
+"""
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+PATHCC = os.path.join(TOP, "bin", "pathcc")
+ZLIB_TARBALL_GLOB = "/usr/src/gcc-12/gcc-*.tar.*"
+
+# The goals of issue 7, on the geometric mean of run-time overhead (ratio - 1):
+# (tool, reference tool, factor): tool's overhead <= factor * reference's overhead.
+GOALS = [("pathcc path", "gcov", 1.0), ("pathcc edge", "gcov", 0.8)]
+
+MODES = {
+    "quick": {"rounds": 5, "build_repeats": 1, "rewriter_repeats": 3},
+    "full": {"rounds": 7, "build_repeats": 3, "rewriter_repeats": 5},
+}
+
+
+def log(msg):
+    sys.stderr.write("[bench %s] %s\n" % (time.strftime("%H:%M:%S"), msg))
+    sys.stderr.flush()
+
+
+# ---------------------------------------------------------------- statistics (tested)
+
+def median(xs):
+    """Median; the mean of the two middle values for an even count. None for no data."""
+    xs = sorted(x for x in xs if x is not None)
+    if not xs:
+        return None
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2.0
+
+
+def geomean(xs):
+    """Geometric mean of the positive values; None when there are none."""
+    xs = [x for x in xs if x is not None and x > 0]
+    if not xs:
+        return None
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+# ---------------------------------------------------------------- parsers (tested)
+
+def parse_conf(text, nfields):
+    """Lines of '|'-separated fields; '#' starts a comment line; blank lines ignored."""
+    rows = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        f = [x.strip() for x in line.split("|")]
+        if len(f) != nfields:
+            raise ValueError("expected %d '|'-separated fields: %s" % (nfields, line))
+        rows.append(f)
+    return rows
+
+
+def gcov_counter_bytes(nm_text):
+    """Sum of the sizes of gcc's arc counter arrays (__gcov0.<function>) in `nm -S` output."""
+    total = 0
+    for line in nm_text.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3].startswith("__gcov0."):
+            total += int(f[1], 16)
+    return total
+
+
+def llvm_counter_bytes(size_a_text):
+    """Size of the __llvm_prf_cnts section in `size -A` output (None if absent)."""
+    for line in size_a_text.splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[0] == "__llvm_prf_cnts":
+            return int(f[1])
+    return None
+
+
+def pathcc_counter_bytes(tables):
+    """Counter memory of pathcc units from their parsed tables (doc/formats.md sections 1, 4):
+    8 bytes per array counter, plus the unit's hash table (hash_cap entries of 3 words) when
+    any of its functions counts in hash mode."""
+    total = 0
+    for t in tables:
+        total += int(t.get("ncounters", 0)) * 8
+        if any(f.get("counter") == "hash" for f in t.get("functions", [])):
+            total += int(t.get("hash_cap", 0)) * 24
+    return total
+
+
+def image_bytes(size_text):
+    """text + data + bss from Berkeley-format `size` output (second line)."""
+    lines = [l for l in size_text.splitlines() if l.strip()]
+    if len(lines) < 2:
+        return None
+    f = lines[1].split()
+    return int(f[0]) + int(f[1]) + int(f[2])
+
+
+def callgrind_instructions(stderr_text):
+    """The 'Collected : N' line valgrind --tool=callgrind prints at exit."""
+    m = re.findall(r"Collected\s*:\s*([0-9]+)", stderr_text)
+    return int(m[-1]) if m else None
+
+
+# ---------------------------------------------------------------- report (tested)
+
+METRICS = [
+    # key, title, cell field, how the per-workload value is made
+    ("run", "Run time (CPU time, ratio to the plain build of the same compiler)", "ratio"),
+    ("instructions", "Instructions (callgrind, ratio to the plain build)", "ratio"),
+    ("counter_bytes", "Counter memory (bytes)", "absolute"),
+    ("image", "Binary size (text+data+bss, ratio to the plain build)", "ratio"),
+    ("build", "Build time (CPU time of compile+link, ratio to the plain build)", "ratio"),
+]
+
+
+def cell_value(cell, key):
+    """The raw per-cell number a metric is made from (median where there are repeats)."""
+    if not cell or not cell.get("ok"):
+        return None
+    if key == "run":
+        return median(cell.get("run_cpu", []))
+    if key == "build":
+        return median(cell.get("build_cpu", []))
+    if key == "instructions":
+        return cell.get("instructions")
+    if key == "image":
+        return cell.get("image_bytes")
+    if key == "counter_bytes":
+        return cell.get("counter_bytes")
+    raise KeyError(key)
+
+
+def compute(raw):
+    """Figures from raw measurements: per metric, per workload, per tool; geomean rows; goals."""
+    tools = raw["tools"]
+    workloads = [w for w in raw["workloads"]]
+    cells = raw["cells"]
+    shown = [t for t in tools if t["baseline"] != "-"]
+    bases = [t for t in tools if t["baseline"] == "-"]
+    res = {"format": "pathprof-bench-results", "version": 1, "mode": raw.get("mode"),
+           "machine": raw.get("machine", {}), "notes": list(raw.get("notes", [])),
+           "tools": [{"name": t["name"], "baseline": t["baseline"], "command": t["command"],
+                      "available": t["available"], "note": t.get("note", "")} for t in tools],
+           "workloads": [{"name": w["name"], "available": w["available"], "note": w.get("note", ""),
+                          "scale": w.get("scale"), "callgrind_scale": w.get("callgrind_scale")}
+                         for w in workloads],
+           "baseline_seconds": {}, "metrics": {}, "geomean": {}, "goals": [],
+           "rewriter": raw.get("rewriter")}
+    for b in bases:
+        res["baseline_seconds"][b["name"]] = {
+            w["name"]: median(cells.get("%s/%s" % (w["name"], b["name"]), {}).get("run_cpu", []))
+            if (cells.get("%s/%s" % (w["name"], b["name"])) or {}).get("ok") else None
+            for w in workloads}
+    for key, _title, kind in METRICS:
+        per = {}
+        for w in workloads:
+            row = {}
+            for t in shown:
+                c = cells.get("%s/%s" % (w["name"], t["name"]))
+                v = cell_value(c, key)
+                if kind == "ratio":
+                    bc = cells.get("%s/%s" % (w["name"], t["baseline"]))
+                    v = ratio(v, cell_value(bc, key))
+                row[t["name"]] = v
+            per[w["name"]] = row
+        res["metrics"][key] = per
+        g = {}
+        for t in shown:
+            vals = [per[w["name"]][t["name"]] for w in workloads if per[w["name"]][t["name"]] is not None]
+            g[t["name"]] = {"value": geomean(vals), "n": len(vals)}
+        res["geomean"][key] = g
+    for tool, ref, factor in GOALS:
+        tg = res["geomean"]["run"].get(tool, {}).get("value")
+        rg = res["geomean"]["run"].get(ref, {}).get("value")
+        goal = {"tool": tool, "reference": ref, "factor": factor}
+        if tg is None or rg is None:
+            goal.update(status="not measured", overhead=None, limit=None)
+        else:
+            lim = factor * (rg - 1.0)
+            goal.update(overhead=tg - 1.0, limit=lim, status="met" if tg - 1.0 <= lim else "not met")
+        res["goals"].append(goal)
+    return res
+
+
+def fmt_ratio(v):
+    return "–" if v is None else "%.2f" % v
+
+
+def fmt_bytes(v):
+    if v is None:
+        return "–"
+    if v >= 10 * 1024:
+        return "%.0f KiB" % (v / 1024.0)
+    return "%d B" % round(v)
+
+
+def fmt_secs(v):
+    return "–" if v is None else "%.3f" % v
+
+
+def markdown(res):
+    shown = [t for t in res["tools"] if t["baseline"] != "-"]
+    bases = [t for t in res["tools"] if t["baseline"] == "-"]
+    avail = [t for t in shown if t["available"]]
+    wl = [w for w in res["workloads"] if w["available"]]
+    out = []
+    m = res.get("machine", {})
+    out.append("pathprof benchmarks, %s mode: %s, %s, %s CPUs; %s" % (
+        res.get("mode"), m.get("date", "?"), m.get("cpu", "?"), m.get("cpus", "?"), m.get("commit", "?")))
+    out.append("")
+    # summary: one row per tool
+    out.append("| build | run time | instructions | counter memory | binary size | build time |")
+    out.append("|---|---|---|---|---|---|")
+    for t in avail:
+        g = res["geomean"]
+        cells = []
+        for key in ("run", "instructions", "counter_bytes", "image", "build"):
+            e = g[key][t["name"]]
+            s = fmt_bytes(e["value"]) if key == "counter_bytes" else fmt_ratio(e["value"])
+            if e["n"] and e["n"] < len(wl):
+                s += " (%d of %d)" % (e["n"], len(wl))
+            cells.append(s)
+        out.append("| %s | %s |" % (t["name"], " | ".join(cells)))
+    out.append("")
+    out.append("Geometric means over the workloads; ratios are to the plain -O2 build of the same "
+               "compiler (1.00 = no overhead); counter memory is the geometric mean in bytes.")
+    for key, title, kind in METRICS:
+        out.append("")
+        out.append("### " + title)
+        out.append("")
+        head = ["workload"]
+        if key == "run":
+            head += ["%s (s)" % b["name"] for b in bases if b["available"]]
+        head += [t["name"] for t in avail]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "---|" * len(head))
+        for w in wl:
+            row = [w["name"]]
+            if key == "run":
+                row += [fmt_secs(res["baseline_seconds"][b["name"]].get(w["name"])) for b in bases if b["available"]]
+            for t in avail:
+                v = res["metrics"][key][w["name"]][t["name"]]
+                row.append(fmt_bytes(v) if key == "counter_bytes" else fmt_ratio(v))
+            out.append("| " + " | ".join(row) + " |")
+        row = ["**geomean**"]
+        if key == "run":
+            row += ["" for b in bases if b["available"]]
+        for t in avail:
+            v = res["geomean"][key][t["name"]]["value"]
+            row.append("**%s**" % (fmt_bytes(v) if key == "counter_bytes" else fmt_ratio(v)))
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
+    out.append("### Goals (geometric mean of run-time overhead)")
+    out.append("")
+    for g in res["goals"]:
+        if g["status"] == "not measured":
+            out.append("- %s <= %.1fx %s's overhead: not measured" % (g["tool"], g["factor"], g["reference"]))
+        else:
+            out.append("- %s <= %.1fx %s's overhead: %s (%+.1f%% vs limit %+.1f%%)" % (
+                g["tool"], g["factor"], g["reference"], g["status"], 100 * g["overhead"], 100 * g["limit"]))
+    rw = res.get("rewriter")
+    if rw:
+        out.append("")
+        if rw.get("lines_per_second"):
+            out.append("Rewriter throughput: %.0f lines of preprocessed C per second (%s: %d lines, "
+                       "%.3f s of pathcc's own CPU time; pathcc -c %.3f s = cc -E %.3f s + rewriter + "
+                       "cc -c %.3f s)" % (rw["lines_per_second"], rw["unit"], rw["lines"],
+                                           rw["rewriter_cpu"], rw["pathcc_cpu"], rw["cpp_cpu"], rw["cc_cpu"]))
+        else:
+            out.append("Rewriter throughput: not measured (%s)" % rw.get("note", "?"))
+    notes = []
+    for t in res["tools"]:
+        if not t["available"]:
+            notes.append("%s: skipped: %s" % (t["name"], t["note"]))
+    for w in res["workloads"]:
+        if not w["available"]:
+            notes.append("workload %s: skipped: %s" % (w["name"], w["note"]))
+    notes += res.get("notes", [])
+    if notes:
+        out.append("")
+        out.append("Notes:")
+        out.append("")
+        for n in notes:
+            out.append("- " + n)
+    return "\n".join(out) + "\n"
+
+
+def chart(res, outdir):
+    """overhead.png: clustered bars of run-time overhead (%) per workload and tool, via gnuplot.
+    Returns None on success, else the reason it was skipped."""
+    gp = shutil.which("gnuplot")
+    if not gp:
+        return "gnuplot not installed (Debian: gnuplot-nox), no chart"
+    avail = [t for t in res["tools"] if t["baseline"] != "-" and t["available"]]
+    wl = [w for w in res["workloads"] if w["available"]]
+    if not avail or not wl:
+        return "nothing to chart"
+    dat = os.path.join(outdir, "overhead.dat")
+    with open(dat, "w") as f:
+        f.write("workload " + " ".join('"%s"' % t["name"] for t in avail) + "\n")
+        rows = [(w["name"], [res["metrics"]["run"][w["name"]][t["name"]] for t in avail]) for w in wl]
+        rows.append(("geomean", [res["geomean"]["run"][t["name"]]["value"] for t in avail]))
+        for name, vals in rows:
+            f.write('"%s" ' % name + " ".join("?" if v is None else "%.2f" % (100 * (v - 1)) for v in vals) + "\n")
+    terms = subprocess.run([gp, "-e", "set terminal"], capture_output=True, text=True).stdout + \
+        subprocess.run([gp, "-e", "set terminal"], capture_output=True, text=True).stderr
+    term = "pngcairo size 1200,560 font ',10'" if "pngcairo" in terms else "png size 1200,560"
+    script = os.path.join(outdir, "overhead.gp")
+    with open(script, "w") as f:
+        f.write("""set terminal %s
+set output '%s'
+set title 'Run-time overhead vs the plain -O2 build (median CPU time, %s mode)'
+set datafile missing '?'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set ylabel 'overhead (%%)'
+set grid ytics
+set key top left
+set xtics nomirror
+set yrange [*:*]
+plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)
+""" % (term, os.path.join(outdir, "overhead.png"), res.get("mode"), len(avail) + 1, dat))
+    r = subprocess.run([gp, script], capture_output=True, text=True)
+    if r.returncode != 0:
+        return "gnuplot failed: " + (r.stderr.strip().splitlines() or ["?"])[-1]
+    return None
+
+
+def report(raw, outdir, want_chart=True):
+    os.makedirs(outdir, exist_ok=True)
+    res = compute(raw)
+    if want_chart:
+        why = chart(res, outdir)
+        if why:
+            res["notes"].append("chart: " + why)
+        else:
+            res["chart"] = os.path.join(outdir, "overhead.png")
+    else:
+        res["notes"].append("chart: not requested")
+    md = markdown(res)
+    with open(os.path.join(outdir, "results.json"), "w") as f:
+        json.dump(res, f, indent=1, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(outdir, "results.md"), "w") as f:
+        f.write(md)
+    return res, md
+
+
+# ---------------------------------------------------------------- running things
+
+def spawn(argv, cwd, env=None, stdout=None, stderr=None, timeout=None):
+    """Runs argv; returns (exit code, cpu seconds incl. waited-for children, wall seconds).
+    CPU time comes from wait4's rusage, so the harness's own work is never counted."""
+    import threading
+    t0 = time.perf_counter()
+    with open(stdout or os.devnull, "wb") as so, open(stderr or os.devnull, "wb") as se:
+        p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=so, stderr=se, stdin=subprocess.DEVNULL)
+        killer = threading.Timer(timeout, p.kill) if timeout else None
+        if killer:
+            killer.start()
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        if killer:
+            killer.cancel()
+    p.returncode = os.waitstatus_to_exitcode(status)   # reaped here; keep Popen from waiting again
+    return p.returncode, ru.ru_utime + ru.ru_stime, wall
+
+
+def read(path, default=""):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def out_of(argv, cwd=None):
+    try:
+        r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+        return r.stdout if r.returncode == 0 else None
+    except OSError:
+        return None
+
+
+def first_line(text):
+    for l in text.splitlines():
+        if l.strip():
+            return l.strip()[:200]
+    return "?"
+
+
+PROBE_C = r"""
+#include <stdio.h>
+static int f(int x) { int s = 0; while (x > 0) { if (x & 1) s += x; else s -= 1; x--; } return s; }
+int main(void) { printf("%d\n", f(100)); return 0; }
+"""
+
+
+def tool_argv(t):
+    return [PATHCC if w == "{pathcc}" else w for w in shlex.split(t["command"])]
+
+
+def profile_env(cell):
+    env = dict(os.environ)
+    env["PATHPROF_FILE"] = os.path.join(cell, "pathprof.out")
+    env["LLVM_PROFILE_FILE"] = os.path.join(cell, "default.profraw")
+    env.pop("GCOV_PREFIX", None)
+    env.pop("GCOV_PREFIX_STRIP", None)
+    env.pop("PATHCC_KEEP", None)
+    return env
+
+
+def clear_profiles(cell):
+    for n in os.listdir(cell):
+        if n.startswith("pathprof.out") or n.endswith(".gcda") or n.endswith(".profraw"):
+            os.unlink(os.path.join(cell, n))
+
+
+def profile_written(cell, counters):
+    names = os.listdir(cell)
+    if counters == "pathcc":
+        return "pathprof.out" in names
+    if counters == "gcov":
+        return any(n.endswith(".gcda") for n in names)
+    if counters == "llvm":
+        return any(n.endswith(".profraw") for n in names)
+    return True
+
+
+def probe_tool(t, workdir):
+    """Builds and runs a small program with the tool; returns None or why it is unusable."""
+    d = os.path.join(workdir, "probe", re.sub(r"[^A-Za-z0-9]+", "_", t["name"]))
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with open(os.path.join(d, "probe.c"), "w") as f:
+        f.write(PROBE_C)
+    argv = tool_argv(t)
+    if not shutil.which(argv[0]) and not os.path.exists(argv[0]):
+        return "%s not found" % argv[0]
+    rc, _, _ = spawn(argv + ["-o", "probe", "probe.c"], d, stderr=os.path.join(d, "build.err"), timeout=120)
+    err = read(os.path.join(d, "build.err"))
+    if rc != 0:
+        if "profile" in err and ("cannot find" in err or "No such file" in err):
+            return "clang's profile runtime is missing (Debian: libclang-rt-%s-dev)" % clang_major()
+        return "probe build failed: " + first_line(err)
+    rc, _, _ = spawn(["./probe"], d, env=profile_env(d), stdout=os.path.join(d, "run.out"), timeout=60)
+    if rc != 0 or read(os.path.join(d, "run.out")).strip() != "2450":
+        return "probe program ran wrong (exit %d)" % rc
+    if not profile_written(d, t["counters"]):
+        return "probe program wrote no profile"
+    return None
+
+
+def clang_major():
+    v = out_of(["clang", "-dumpversion"]) or "14"
+    return v.strip().split(".")[0]
+
+
+def machine_info():
+    cpu = "?"
+    for l in read("/proc/cpuinfo").splitlines():
+        if l.startswith("model name"):
+            cpu = l.split(":", 1)[1].strip()
+            break
+    def ver(argv):
+        o = out_of(argv)
+        return first_line(o) if o else "not installed"
+    commit = out_of(["git", "-C", TOP, "rev-parse", "--short", "HEAD"])
+    dirty = out_of(["git", "-C", TOP, "status", "--porcelain", "--untracked-files=no"])
+    return {"date": time.strftime("%Y-%m-%d %H:%M"), "cpu": cpu, "cpus": os.cpu_count(),
+            "kernel": platform.release(), "gcc": ver(["gcc", "--version"]),
+            "clang": ver(["clang", "--version"]), "valgrind": ver(["valgrind", "--version"]),
+            "gnuplot": ver(["gnuplot", "--version"]),
+            "commit": (commit.strip() if commit else "?") + ("+dirty" if dirty else ""),
+            "loadavg": read("/proc/loadavg").strip()}
+
+
+def unpack_zlib(cache):
+    """GCC's zlib from Debian's gcc-12-source tarball into cache/zlib; returns (dir, note)."""
+    d = os.path.join(cache, "zlib")
+    if os.path.exists(os.path.join(d, "deflate.c")):
+        return d, None
+    import glob
+    tars = sorted(glob.glob(ZLIB_TARBALL_GLOB))
+    if not tars:
+        return None, "gcc-12-source is not installed (no %s)" % ZLIB_TARBALL_GLOB
+    tmp = tempfile.mkdtemp(dir=cache)
+    log("unpacking zlib from %s" % tars[-1])
+    r = subprocess.run(["tar", "-xf", tars[-1], "-C", tmp, "--wildcards", "*/zlib/*.[ch]"],
+                       capture_output=True, text=True)
+    found = glob.glob(os.path.join(tmp, "*", "zlib"))
+    if r.returncode != 0 or not found:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return None, "could not unpack zlib from %s: %s" % (tars[-1], first_line(r.stderr))
+    shutil.rmtree(d, ignore_errors=True)
+    os.rename(found[0], d)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return d, None
+
+
+# ---------------------------------------------------------------- the run
+
+def load_config():
+    tools = [{"name": n, "baseline": b, "command": c, "counters": k}
+             for n, b, c, k in parse_conf(read(os.path.join(HERE, "tools.conf")), 4)]
+    wls = [{"name": n, "sources": s.split(), "flags": fl.split(), "full": int(fu), "quick": int(q),
+            "callgrind": int(cg)}
+           for n, s, fl, fu, q, cg in parse_conf(read(os.path.join(HERE, "workloads.conf")), 6)]
+    return tools, wls
+
+
+def run(args):
+    mode = "quick" if args.quick else "full"
+    cfg = dict(MODES[mode])
+    if args.rounds:
+        cfg["rounds"] = args.rounds
+    outdir = os.path.abspath(args.out or os.path.join(HERE, "results", mode))
+    cache = os.path.join(HERE, "results", "cache")
+    os.makedirs(cache, exist_ok=True)
+    shutil.rmtree(outdir, ignore_errors=True)
+    os.makedirs(outdir)
+    t_start = time.time()
+    tools, wls = load_config()
+    if args.tools:
+        keep = set(args.tools.split(","))
+        tools = [t for t in tools if t["name"] in keep or t["baseline"] == "-"]
+    if args.workloads:
+        keep = set(args.workloads.split(","))
+        wls = [w for w in wls if w["name"] in keep]
+    notes = []
+    raw = {"format": "pathprof-bench-raw", "version": 1, "mode": mode, "config": cfg,
+           "machine": machine_info(), "notes": notes, "tools": [], "workloads": [], "cells": {}}
+
+    # tools: probe each; a tool whose baseline is missing is skipped too
+    log("%s mode: probing %d builds" % (mode, len(tools)))
+    names = {t["name"] for t in tools}
+    for t in tools:
+        why = probe_tool(t, outdir)
+        if not why and t["baseline"] != "-" and t["baseline"] not in names:
+            why = "baseline %s is not in tools.conf" % t["baseline"]
+        t["available"], t["note"] = why is None, why or ""
+    for t in tools:
+        if t["available"] and t["baseline"] != "-":
+            b = [x for x in tools if x["name"] == t["baseline"]][0]
+            if not b["available"]:
+                t["available"], t["note"] = False, "its baseline %s is unavailable" % b["name"]
+        log("  %-14s %s" % (t["name"], "ok" if t["available"] else "skipped: " + t["note"]))
+    raw["tools"] = [{k: t[k] for k in ("name", "baseline", "command", "counters", "available", "note")} for t in tools]
+    avail = [t for t in tools if t["available"]]
+    if not any(t["baseline"] == "-" for t in avail):
+        raise SystemExit("bench: no baseline compiler works (see notes above)")
+
+    # workloads: resolve sources
+    zdir, znote = None, None
+    if any("@zlib/" in s for w in wls for s in w["sources"]):
+        zdir, znote = unpack_zlib(cache)
+    for w in wls:
+        w["available"], w["note"] = True, ""
+        srcs, flags = [], []
+        for s in w["sources"]:
+            if s.startswith("@zlib/"):
+                if not zdir:
+                    w["available"], w["note"] = False, znote
+                    break
+                srcs.append(os.path.join(zdir, s[len("@zlib/"):]))
+            else:
+                srcs.append(os.path.join(HERE, s))
+        for fl in w["flags"]:
+            flags.append(fl.replace("@zlib", zdir or "@zlib"))
+        w["paths"], w["cflags"] = srcs, flags
+        w["scale"], w["callgrind_scale"] = w[mode], w["callgrind"]
+        if not w["available"]:
+            log("workload %s skipped: %s" % (w["name"], w["note"]))
+    raw["workloads"] = [{k: w[k] for k in ("name", "sources", "flags", "scale", "callgrind_scale", "available", "note")}
+                        for w in wls]
+    wls = [w for w in wls if w["available"]]
+    cells = raw["cells"]
+
+    def cdir(w, t):
+        return os.path.join(outdir, "build", w["name"], re.sub(r"[^A-Za-z0-9]+", "_", t["name"]))
+
+    def fail(w, t, why):
+        c = cells["%s/%s" % (w["name"], t["name"])]
+        if c["ok"]:
+            c["ok"], c["note"] = False, why
+            notes.append("%s with %s: %s" % (w["name"], t["name"], why))
+            log("  FAILED %s with %s: %s" % (w["name"], t["name"], why))
+
+    # builds (serial, so build times are not disturbed), repeated for the median
+    log("building %d workloads x %d builds (%d repeat%s)" % (len(wls), len(avail), cfg["build_repeats"],
+                                                            "s" if cfg["build_repeats"] > 1 else ""))
+    for w in wls:
+        for t in avail:
+            d = cdir(w, t)
+            os.makedirs(d, exist_ok=True)
+            cells["%s/%s" % (w["name"], t["name"])] = {"ok": True, "note": "", "build_cpu": [], "build_wall": [],
+                                                       "run_cpu": [], "run_wall": []}
+    for rep in range(cfg["build_repeats"]):
+        for w in wls:
+            for t in avail:
+                c = cells["%s/%s" % (w["name"], t["name"])]
+                if not c["ok"]:
+                    continue
+                d = cdir(w, t)
+                argv = tool_argv(t) + w["cflags"] + ["-o", "prog"] + w["paths"] + ["-lm"]
+                rc, cpu, wall = spawn(argv, d, stderr=os.path.join(d, "build.err"), timeout=600)
+                if rc != 0:
+                    fail(w, t, "build failed: " + first_line(read(os.path.join(d, "build.err"))))
+                    continue
+                c["build_cpu"].append(cpu)
+                c["build_wall"].append(wall)
+                if rep == 0:
+                    warn = [l for l in read(os.path.join(d, "build.err")).splitlines() if "pathcc: warning" in l]
+                    if warn:
+                        notes.append("%s with %s: %d pathcc warning(s), first: %s" % (w["name"], t["name"], len(warn), warn[0][:160]))
+
+    # static figures: counter memory, image size
+    for w in wls:
+        for t in avail:
+            c = cells["%s/%s" % (w["name"], t["name"])]
+            if not c["ok"]:
+                continue
+            d = cdir(w, t)
+            prog = os.path.join(d, "prog")
+            c["image_bytes"] = image_bytes(out_of(["size", prog]) or "")
+            k = t["counters"]
+            if k == "gcov":
+                c["counter_bytes"] = gcov_counter_bytes(out_of(["nm", "-S", "--defined-only", prog]) or "")
+            elif k == "llvm":
+                c["counter_bytes"] = llvm_counter_bytes(out_of(["size", "-A", prog]) or "")
+            elif k == "pathcc":
+                tables, skipped = [], 0
+                for n in sorted(os.listdir(d)):
+                    if n.endswith(".pp.json"):
+                        try:
+                            with open(os.path.join(d, n)) as f:
+                                tables.append(json.load(f))
+                        except (OSError, ValueError) as e:
+                            notes.append("%s with %s: unreadable tables %s: %s" % (w["name"], t["name"], n, e))
+                c["counter_bytes"] = pathcc_counter_bytes(tables) if tables else None
+                c["units"] = len(tables)
+                c["functions"] = sum(len(x.get("functions", [])) for x in tables)
+                c["hash_functions"] = sum(1 for x in tables for f in x.get("functions", []) if f.get("counter") == "hash")
+                skipped = sum(len(x.get("skipped", [])) for x in tables)
+                if skipped:
+                    notes.append("%s with %s: %d function(s) left uninstrumented (see the tables' \"skipped\")"
+                                 % (w["name"], t["name"], skipped))
+            else:
+                c["counter_bytes"] = None
+
+    # check runs: output must be the plain gcc build's, end in PASS, and write a profile
+    log("checking outputs")
+    ref_tool = avail[0]["name"] if avail[0]["baseline"] == "-" else None
+    ref = {}
+    for w in wls:
+        for t in avail:
+            c = cells["%s/%s" % (w["name"], t["name"])]
+            if not c["ok"]:
+                continue
+            d = cdir(w, t)
+            clear_profiles(d)
+            rc, cpu, wall = spawn(["./prog", str(w["scale"])], d, env=profile_env(d),
+                                  stdout=os.path.join(d, "run.out"), stderr=os.path.join(d, "run.err"), timeout=900)
+            out = read(os.path.join(d, "run.out"))
+            if rc != 0 or not out.rstrip().endswith("PASS"):
+                fail(w, t, "run failed (exit %d): %s" % (rc, first_line(read(os.path.join(d, "run.err")) or out)))
+                continue
+            if t["name"] == ref_tool:
+                ref[w["name"]] = out
+            elif w["name"] in ref and out != ref[w["name"]]:
+                fail(w, t, "output differs from %s's" % ref_tool)
+                continue
+            if not profile_written(d, t["counters"]):
+                fail(w, t, "no profile written")
+
+    # timed runs, interleaved
+    order = [(w, t) for w in wls for t in avail]
+    log("timing: %d rounds of %d runs" % (cfg["rounds"], len(order)))
+    for r in range(cfg["rounds"]):
+        for w in wls:
+            ts = avail[r % len(avail):] + avail[:r % len(avail)]
+            for t in ts:
+                c = cells["%s/%s" % (w["name"], t["name"])]
+                if not c["ok"]:
+                    continue
+                d = cdir(w, t)
+                clear_profiles(d)
+                rc, cpu, wall = spawn(["./prog", str(w["scale"])], d, env=profile_env(d), timeout=900)
+                if rc != 0:
+                    fail(w, t, "timed run exited %d" % rc)
+                    continue
+                c["run_cpu"].append(cpu)
+                c["run_wall"].append(wall)
+        log("  round %d of %d done" % (r + 1, cfg["rounds"]))
+
+    # instruction counts (parallel: counts do not depend on load)
+    if shutil.which("valgrind"):
+        log("callgrind: %d runs on %d CPUs" % (len(order), os.cpu_count() or 1))
+
+        def cg(wt):
+            w, t = wt
+            c = cells["%s/%s" % (w["name"], t["name"])]
+            if not c["ok"]:
+                return
+            d = cdir(w, t)
+            cgd = os.path.join(d, "cg")
+            os.makedirs(cgd, exist_ok=True)
+            clear_profiles(cgd)
+            env = profile_env(cgd)
+            rc, _, _ = spawn(["valgrind", "--tool=callgrind", "--toggle-collect=main",
+                              "--callgrind-out-file=" + os.path.join(cgd, "callgrind.out"),
+                              os.path.join(d, "prog"), str(w["callgrind_scale"])], cgd, env=env,
+                             stdout=os.path.join(cgd, "run.out"), stderr=os.path.join(cgd, "valgrind.err"),
+                             timeout=900)
+            n = callgrind_instructions(read(os.path.join(cgd, "valgrind.err")))
+            if rc != 0 or n is None or not read(os.path.join(cgd, "run.out")).rstrip().endswith("PASS"):
+                c["instructions"] = None
+                notes.append("%s with %s: callgrind run failed (exit %d)" % (w["name"], t["name"], rc))
+            else:
+                c["instructions"] = n
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as ex:
+            list(ex.map(cg, order))
+    else:
+        notes.append("instructions: valgrind not installed, column empty")
+
+    # rewriter throughput on the largest preprocessed unit
+    raw["rewriter"] = rewriter(wls, outdir, cfg["rewriter_repeats"],
+                               any(t["counters"] == "pathcc" for t in avail))
+    raw["elapsed_seconds"] = round(time.time() - t_start, 1)
+    notes.append("bench %s took %.0f s; load average at start %s" % (mode, raw["elapsed_seconds"],
+                                                                     raw["machine"]["loadavg"]))
+    with open(os.path.join(outdir, "raw.json"), "w") as f:
+        json.dump(raw, f, indent=1, sort_keys=True)
+        f.write("\n")
+    res, md = report(raw, outdir, not args.no_chart)
+    sys.stdout.write(md)
+    sys.stdout.write("\n(results in %s: results.md, results.json, raw.json%s)\n" % (
+        outdir, ", overhead.png" if res.get("chart") else ""))
+
+
+def rewriter(wls, outdir, repeats, have_pathcc):
+    if not have_pathcc:
+        return {"note": "pathcc unavailable"}
+    d = os.path.join(outdir, "rewriter")
+    os.makedirs(d, exist_ok=True)
+    best = None
+    for w in wls:
+        for s in w["paths"]:
+            i = os.path.join(d, "probe.i")
+            if spawn(["gcc", "-O0", "-E", "-C"] + w["cflags"] + [s, "-o", i], d)[0] == 0:
+                n = sum(1 for _ in open(i, errors="replace"))
+                if best is None or n > best[0]:
+                    best = (n, s, w["cflags"])
+    if not best:
+        return {"note": "no unit preprocessed"}
+    lines, src, flags = best
+    log("rewriter throughput on %s (%d preprocessed lines)" % (os.path.basename(src), lines))
+    tmp = os.path.join(d, "tmp")
+    pc, cp, cc = [], [], []
+    for _ in range(repeats):
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        env = dict(os.environ, PATHCC_KEEP="1", TMPDIR=tmp)
+        rc, cpu, _ = spawn([PATHCC, "gcc", "-O0"] + flags + ["-c", src, "-o", "unit.o"], d, env=env,
+                           stderr=os.path.join(d, "pathcc.err"))
+        if rc != 0:
+            return {"note": "pathcc failed on %s: %s" % (src, first_line(read(os.path.join(d, "pathcc.err"))))}
+        pc.append(cpu)
+        pp = [os.path.join(r, f) for r, _, fs in os.walk(tmp) for f in fs if f.endswith(".pp.i")]
+        if not pp:
+            return {"note": "PATHCC_KEEP left no .pp.i"}
+        cp.append(spawn(["gcc", "-O0", "-E", "-C"] + flags + [src, "-o", "plain.i"], d)[1])
+        cc.append(spawn(["gcc", "-O0", "-c", pp[0], "-o", "plain.o"], d)[1])
+    shutil.rmtree(tmp, ignore_errors=True)
+    p, c1, c2 = median(pc), median(cp), median(cc)
+    rw = p - c1 - c2
+    res = {"unit": os.path.relpath(src, TOP) if src.startswith(TOP) else os.path.basename(src),
+           "lines": lines, "pathcc_cpu": p, "cpp_cpu": c1, "cc_cpu": c2, "rewriter_cpu": rw,
+           "repeats": repeats}
+    if rw > 0:
+        res["lines_per_second"] = lines / rw
+    else:
+        res["note"] = "pathcc's own time was below the noise"
+    return res
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="bench.py")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--quick", action="store_true")
+    r.add_argument("--out")
+    r.add_argument("--workloads")
+    r.add_argument("--tools")
+    r.add_argument("--rounds", type=int)
+    r.add_argument("--no-chart", action="store_true")
+    p = sub.add_parser("report")
+    p.add_argument("raw")
+    p.add_argument("--out")
+    p.add_argument("--no-chart", action="store_true")
+    a = ap.parse_args(argv)
+    if a.cmd == "run":
+        run(a)
+    else:
+        with open(a.raw) as f:
+            raw = json.load(f)
+        _, md = report(raw, a.out or os.path.dirname(os.path.abspath(a.raw)), not a.no_chart)
+        sys.stdout.write(md)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
