@@ -73,3 +73,13 @@ clean:
 	rm -rf build bin lib regress/out
 
 .PHONY: all deps tests check demo install clean
+
+# Benchmarks (bench/README.md): run-time, instruction, memory, size and build-time overhead
+# against gcc --coverage and clang coverage; results in bench/results/{full,quick}/.
+bench: all
+	sh bench/bench.sh
+
+bench-quick: all
+	sh bench/bench.sh --quick
+
+.PHONY: bench bench-quick

@@ -5,7 +5,7 @@
    line noise between frames, stray resets.  The receiver runs a byte-level deframer state
    machine and a per-session state machine (CLOSED, SYN_RCVD, OPEN, CLOSING) and must
    deliver exactly what the sender predicted: the same bytes, frame and error counts.
-   Usage: proto [SCALE]  (thousands of sessions, default 30) */
+   Usage: proto [SCALE]  (hundreds of sessions, default 300) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,10 +214,10 @@ static void receiver(const u8 *p, size_t n)
 
 int main(int argc, char **argv)
 {
-  long scale = argc > 1 ? atol(argv[1]) : 30, pass;
+  long scale = argc > 1 ? atol(argv[1]) : 300, pass;
   int bad = 0;
   crc_init();
-  sender(scale * 1000);
+  sender(scale * 100);
   for (pass = 0; pass < 4; pass++) {                 /* the receiver runs a few times over the stream */
     memset(&got, 0, sizeof got);
     memset(sess, 0, sizeof sess);
@@ -236,7 +236,7 @@ int main(int argc, char **argv)
     }
   }
   printf("proto: %ld sessions, %lu wire bytes, %ld frames, %ld delivered bytes, digest %016llx\n",
-         scale * 1000, (unsigned long)wlen, got.frames, got.bytes, got.digest);
+         scale * 100, (unsigned long)wlen, got.frames, got.bytes, got.digest);
   puts(bad ? "FAIL" : "PASS");
   free(wire);
   return bad;
