@@ -83,3 +83,16 @@ bench-quick: all
 	sh bench/bench.sh --quick
 
 .PHONY: bench bench-quick
+
+# External suites (regress/torture.sh, regress/csmith.sh): `make check` runs a fixed part of each,
+# these run all of it; the summary comments come from the logs in regress/out/.
+check-torture: all
+	@REGRESS_FULL=1 TESTS=torture sh regress/run.sh; rc=$$?; grep -h '^# torture' regress/out/torture.log; exit $$rc
+
+check-csmith: all
+	@REGRESS_FULL=1 TESTS=csmith sh regress/run.sh; rc=$$?; grep -h '^# csmith:' regress/out/csmith.log; exit $$rc
+
+check-full: tests
+	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture\|csmith:\)' regress/out/torture.log regress/out/csmith.log; exit $$rc
+
+.PHONY: check-torture check-csmith check-full
