@@ -3,7 +3,7 @@
    is compressed and decompressed in 256 KiB slices, alternately with compress2/uncompress at
    levels 1, 6 and 9 and with streaming deflate/inflate through small 4 KiB buffers; every
    slice must round-trip exactly (memcmp, crc32 and adler32).
-   Usage: zlib [SCALE]  (slices, default 24) */
+   Usage: zlib [SCALE]  (slices, default 46) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +93,7 @@ static long stream_trip(const unsigned char *in, size_t n, unsigned char *packed
 
 int main(int argc, char **argv)
 {
-  long slices = argc > 1 ? atol(argv[1]) : 24, i;
+  long slices = argc > 1 ? atol(argv[1]) : 46, i;
   size_t corpus_size = slices >= 16 ? (size_t)4 << 20 : (size_t)(slices + 1) * SLICE, total_in = 0, total_out = 0;
   uLong pcap = compressBound(SLICE);
   unsigned char *corpus = malloc(corpus_size + SLICE), *packed = malloc(pcap), *out = malloc(SLICE);

@@ -5,7 +5,7 @@
    of the condensation.  Checks: distances satisfy every edge's triangle inequality and each
    reached vertex has a tight incoming edge; both SCC algorithms give the same partition;
    every condensation edge goes forward in the topological order; BFS levels are consistent.
-   Usage: graph [SCALE]  (rounds, default 12) */
+   Usage: graph [SCALE]  (rounds, default 35) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,7 +237,7 @@ static int topo_check(const struct graph *g, const int *comp, int nc)
 
 int main(int argc, char **argv)
 {
-  long rounds = argc > 1 ? atol(argv[1]) : 12, r;
+  long rounds = argc > 1 ? atol(argv[1]) : 35, r;
   int n = 40000, m = 160000, i, bad = 0;
   int *es = malloc((size_t)m * sizeof *es), *ed = malloc((size_t)m * sizeof *ed), *ew = malloc((size_t)m * sizeof *ew);
   int *c1 = malloc((size_t)n * sizeof *c1), *c2 = malloc((size_t)n * sizeof *c2);

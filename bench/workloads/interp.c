@@ -1,7 +1,7 @@
 /* bench workload: a bytecode interpreter with a switch dispatch loop.
    A stack VM with locals, calls and an array memory runs four programs assembled below
    (prime sieve, recursive Fibonacci, Collatz step sums, a GCD table sum); every result is
-   checked against the same computation in C.  Usage: interp [SCALE]  (rounds, default 60). */
+   checked against the same computation in C.  Usage: interp [SCALE]  (rounds, default 250). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -200,7 +200,7 @@ static val c_gcd(val m)
 
 int main(int argc, char **argv)
 {
-  long rounds = argc > 1 ? atol(argv[1]) : 60, r;
+  long rounds = argc > 1 ? atol(argv[1]) : 250, r;
   static struct vm vm;
   static char mark[1 << 16];
   val total = 0, got, want;

@@ -4,7 +4,7 @@
    canonical Huffman codes over deflate's literal/length and distance alphabets (code
    lengths limited to 15 bits, written as 4-bit fields), and decompressed with a
    count-based canonical decoder.  Every slice must come back byte for byte.
-   Usage: lz [SCALE]  (slices, default 40) */
+   Usage: lz [SCALE]  (slices, default 230) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,7 +381,7 @@ static u32 crc32(const u8 *p, size_t n, u32 crc)
 
 int main(int argc, char **argv)
 {
-  long slices = argc > 1 ? atol(argv[1]) : 40, s;
+  long slices = argc > 1 ? atol(argv[1]) : 230, s;
   size_t corpus_size = slices >= 16 ? (size_t)1 << 20 : (size_t)(slices + 1) * SLICE, insize = 0, outsize = 0;
   u8 *corpus = malloc(corpus_size + SLICE), *packed = malloc(2 * SLICE + 1024), *back = malloc(SLICE);
   struct token *tok = malloc(SLICE * sizeof *tok);

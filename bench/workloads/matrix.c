@@ -4,7 +4,7 @@
    a 2-D Poisson matrix in CSR built from a dense stencil, sparse matrix-vector products
    checked against the dense product, a CSR transpose checked for symmetry, and conjugate
    gradient solved to a small residual.  Results are printed rounded, so every build of the
-   same compiler prints the same line.  Usage: matrix [SCALE]  (rounds, default 10) */
+   same compiler prints the same line.  Usage: matrix [SCALE]  (rounds, default 165) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +161,7 @@ static int cg(const struct csr *m, const double *b, double *x, double tol, int m
 
 int main(int argc, char **argv)
 {
-  long rounds = argc > 1 ? atol(argv[1]) : 10, r;
+  long rounds = argc > 1 ? atol(argv[1]) : 165, r;
   int n = DN, i, j, k, bad = 0, g = 60, gn = 60 * 60, iters = 0;
   double *a = malloc((size_t)n * n * sizeof *a), *b = malloc((size_t)n * n * sizeof *b);
   double *c = malloc((size_t)n * n * sizeof *c), *lu_a = malloc((size_t)n * n * sizeof *lu_a);

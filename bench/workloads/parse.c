@@ -4,7 +4,7 @@
    comments) and records the value every print must produce.  The program text is then
    tokenized, parsed into an AST and evaluated SCALE times; every printed value is checked.
    Arithmetic is unsigned 32-bit (x / 0 and x % 0 are 0) so all of it is well defined.
-   Usage: parse [SCALE]  (rounds, default 200) */
+   Usage: parse [SCALE]  (rounds, default 175) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +144,9 @@ static void generate(int nstmts)
       int k, fresh = nvars < NVARS;
       if (fresh) {
         k = nvars;
-        sprintf(varname[k], "%c%s%d", 'a' + (int)rnd(26), rnd(2) ? "_v" : "", k);
+        int first = 'a' + (int)rnd(26);               /* one rnd() per statement: arguments */
+        const char *mid = rnd(2) ? "_v" : "";         /* are evaluated in no fixed order */
+        sprintf(varname[k], "%c%s%d", first, mid, k);
       } else
         k = (int)rnd(NVARS);
       sprintf(buf, "let %s = ", varname[k]);
@@ -445,7 +447,7 @@ static long run_program(unsigned long long *digest)
 
 int main(int argc, char **argv)
 {
-  long rounds = argc > 1 ? atol(argv[1]) : 200, r, bad = 0;
+  long rounds = argc > 1 ? atol(argv[1]) : 175, r, bad = 0;
   unsigned long long digest = 14695981039346656037ULL;
   arenacap = 1 << 16;
   arena = malloc(arenacap * sizeof *arena);

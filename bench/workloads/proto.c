@@ -5,7 +5,7 @@
    line noise between frames, stray resets.  The receiver runs a byte-level deframer state
    machine and a per-session state machine (CLOSED, SYN_RCVD, OPEN, CLOSING) and must
    deliver exactly what the sender predicted: the same bytes, frame and error counts.
-   Usage: proto [SCALE]  (hundreds of sessions, default 300) */
+   Usage: proto [SCALE]  (hundreds of sessions, default 320) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +74,10 @@ static void send_frame(int type, int sess, int seq, const u8 *pay, int len, int 
   memcpy(buf + 4, pay, (size_t)len);
   crc = crc16(buf, 4 + len);
   buf[4 + len] = (u8)(crc >> 8); buf[5 + len] = (u8)crc;
-  if (corrupt) buf[rnd((u32)(6 + len))] ^= (u8)(1 + rnd(255));
+  if (corrupt) {
+    int at = (int)rnd((u32)(6 + len));
+    buf[at] ^= (u8)(1 + rnd(255));
+  }
   wput(FLAG);
   for (i = 0; i < 6 + len; i++) stuff(buf[i]);
   wput(FLAG);
@@ -214,7 +217,7 @@ static void receiver(const u8 *p, size_t n)
 
 int main(int argc, char **argv)
 {
-  long scale = argc > 1 ? atol(argv[1]) : 300, pass;
+  long scale = argc > 1 ? atol(argv[1]) : 320, pass;
   int bad = 0;
   crc_init();
   sender(scale * 100);

@@ -4,7 +4,7 @@
    array of strings with merge sort and three-way radix quicksort; the results must agree
    and be ordered.  Then it looks keys up with binary search, interpolation search and an
    open-addressing hash set, and checks that all three agree.
-   Usage: sort [SCALE]  (rounds, default 12) */
+   Usage: sort [SCALE]  (rounds, default 30) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +210,7 @@ static int sorted(const u32 *a, long n)
 
 int main(int argc, char **argv)
 {
-  long rounds = argc > 1 ? atol(argv[1]) : 12, r, i;
+  long rounds = argc > 1 ? atol(argv[1]) : 30, r, i;
   u32 *src = malloc(N * sizeof *src), *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
   u32 *c = malloc(N * sizeof *c), *d = malloc(N * sizeof *d), *tmp = malloc(N * sizeof *tmp);
   char *pool = malloc(NSTR * 16);
