@@ -22,6 +22,7 @@ typedef struct {
   VEC(Label) labels;
   VEC(Goto) gotos;
   const char *why;  /* first reason to give up, or NULL */
+  bool conditions;  /* &&, || and ?: are decisions of their own */
 } Builder;
 
 static void stmt(Builder *b, CXCursor c);
@@ -169,13 +170,25 @@ static int stmt_site(Builder *b, unsigned off, int side) { return add_site(b, SK
 
 /* The first item of a block decides where its entry can be observed (the trace). */
 static void set_head(Builder *b, int site) {
-  if (b->g->blocks.v[b->cur].head < 0) b->g->blocks.v[b->cur].head = site;
+  PPBlock *bl = &b->g->blocks.v[b->cur];
+  if (bl->head < 0 && !bl->headless) bl->head = site;
 }
 
+/* A block inside an expression (between decisions): it has no statement position, so its
+   entry is observed on the edges into it and its exit edges carry their code on arms. */
+static int new_inner(Builder *b) {
+  int id = new_block(b);
+  b->g->blocks.v[id].headless = true;
+  return id;
+}
+
+/* An edge whose code goes at site (arm); site -1: it has no place of its own and its code
+   rides on the edges into its source, which has no other way out. */
 static int add_edge(Builder *b, int dst, PPEdgeKind k, int site, int arm) {
   int e = pp_graph_add_edge(b->g, b->cur, dst, k);
   b->g->edges.v[e].site = site;
   b->g->edges.v[e].arm = arm;
+  b->g->edges.v[e].no_site = site < 0;
   return e;
 }
 
@@ -186,19 +199,152 @@ static int leave_to(Builder *b, int site, int arm, int dst, PPEdgeKind k) {
   return add_edge(b, dst, k, site, arm);
 }
 
-/* A statement that stays inside the current block. */
+/* ---- decisions inside expressions (--decisions=conditions) ---- */
+
+typedef enum { OP_OTHER, OP_AND, OP_OR, OP_COMMA, OP_NOT, OP_COND, OP_OPAQUE, OP_PAREN } Op;
+
+/* What an expression node is, as far as control flow goes; libclang 14 has no operator
+   query, so binary operators are told apart by the text after their left operand. */
+static Op op_of(Builder *b, CXCursor e, Kids *k) {
+  *k = kids(e);
+  switch (kind(e)) {
+  case CXCursor_BinaryOperator: {
+    if (k->n != 2) return OP_OPAQUE;
+    unsigned o = skip_ws(b->src, end_of(k->v[0]));
+    const char *t = b->src->text + o;
+    if (o + 2 <= b->src->len && t[0] == '&' && t[1] == '&') return OP_AND;
+    if (o + 2 <= b->src->len && t[0] == '|' && t[1] == '|') return OP_OR;
+    if (o < b->src->len && t[0] == ',') return OP_COMMA;
+    return OP_OTHER;
+  }
+  case CXCursor_UnaryOperator:
+    return k->n == 1 && b->src->text[start_of(e)] == '!' ? OP_NOT : OP_OTHER;
+  case CXCursor_ConditionalOperator:
+    return k->n == 3 ? OP_COND : OP_OPAQUE;
+  case CXCursor_ParenExpr:
+    return k->n == 1 ? OP_PAREN : OP_OPAQUE;
+  case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
+    return k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e) ? OP_PAREN : OP_OPAQUE;
+  case CXCursor_UnaryExpr: case CXCursor_StmtExpr: case CXCursor_GenericSelectionExpr:
+    return OP_OPAQUE;           /* sizeof and friends are not evaluated; the rest stays whole */
+  default:
+    return clang_isExpression(kind(e)) || kind(e) == CXCursor_DeclStmt || kind(e) == CXCursor_VarDecl ||
+           kind(e) == CXCursor_InitListExpr ? OP_OTHER : OP_OPAQUE;
+  }
+}
+
+/* Static and extern locals are initialized before the program runs, not here. */
+static bool runs_here(CXCursor e) {
+  enum CX_StorageClass sc = kind(e) == CXCursor_VarDecl ? clang_Cursor_getStorageClass(e) : CX_SC_None;
+  return sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register;
+}
+
+static bool has_decisions(Builder *b, CXCursor e) {
+  Kids k;
+  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  bool found = op == OP_AND || op == OP_OR || op == OP_COND;
+  for (size_t i = 0; !found && op != OP_OPAQUE && i < k.n; i++) found = has_decisions(b, k.v[i]);
+  VEC_FREE(k);
+  return found;
+}
+
+static void cond_flow(Builder *b, CXCursor e, int t, int f);
+
+/* Two outcome edges to one block would be one block sequence twice; a step block on the
+   false side keeps every path's blocks distinct (the oracle and the reports see blocks). */
+static void two_way(Builder *b, int site, int t, int f) {
+  add_edge(b, t, EK_NORMAL, site, ARM_TRUE);
+  if (t == f) {
+    int step = new_inner(b);
+    add_edge(b, step, EK_NORMAL, site, ARM_FALSE);
+    int cur = b->cur;
+    b->cur = step;
+    add_edge(b, f, EK_NORMAL, -1, -1);
+    b->cur = cur;
+  } else add_edge(b, f, EK_NORMAL, site, ARM_FALSE);
+}
+
+/* Walks an expression in evaluation order, turning &&, || and ?: into blocks and edges.
+   Operands of other operators are unsequenced, so when more than one holds decisions the
+   compiler may run them in any order and the node stays whole. */
+static void expr_flow(Builder *b, CXCursor e) {
+  Kids k;
+  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  if (op == OP_AND || op == OP_OR) {
+    int mid = new_inner(b), join = new_inner(b);
+    cond_flow(b, k.v[0], op == OP_AND ? mid : join, op == OP_AND ? join : mid);
+    b->cur = mid;
+    cond_flow(b, k.v[1], join, join);
+    b->cur = join;
+  } else if (op == OP_COND) {
+    int x = new_inner(b), y = new_inner(b), join = new_inner(b);
+    cond_flow(b, k.v[0], x, y);
+    b->cur = x;
+    expr_flow(b, k.v[1]);
+    add_edge(b, join, EK_NORMAL, -1, -1);
+    b->cur = y;
+    expr_flow(b, k.v[2]);
+    add_edge(b, join, EK_NORMAL, -1, -1);
+    b->cur = join;
+  } else if (op == OP_COMMA) {
+    expr_flow(b, k.v[0]);
+    expr_flow(b, k.v[1]);
+  } else if (op != OP_OPAQUE) {
+    int with = -1, count = 0;
+    for (size_t i = 0; i < k.n; i++)
+      if (has_decisions(b, k.v[i])) { with = (int)i; count++; }
+    if (count == 1) expr_flow(b, k.v[with]);
+  }
+  VEC_FREE(k);
+}
+
+/* A decision on expression e: ends the current block with edges to t (true) and f. */
+static void cond_leaf(Builder *b, CXCursor e, int t, int f) {
+  if (b->conditions) expr_flow(b, e);
+  int s = add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
+  set_head(b, s);
+  add_lines(b, e);
+  two_way(b, s, t, f);
+}
+
+static void cond_flow(Builder *b, CXCursor e, int t, int f) {
+  Kids k;
+  Op op = b->conditions ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  switch (op) {
+  case OP_AND: case OP_OR: {
+    int mid = new_inner(b);
+    cond_flow(b, k.v[0], op == OP_AND ? mid : t, op == OP_AND ? f : mid);
+    b->cur = mid;
+    cond_flow(b, k.v[1], t, f);
+    break;
+  }
+  case OP_COND: {
+    int x = new_inner(b), y = new_inner(b);
+    cond_flow(b, k.v[0], x, y);
+    b->cur = x;
+    cond_flow(b, k.v[1], t, f);
+    b->cur = y;
+    cond_flow(b, k.v[2], t, f);
+    break;
+  }
+  case OP_NOT: cond_flow(b, k.v[0], f, t); break;
+  case OP_PAREN: cond_flow(b, k.v[0], t, f); break;
+  case OP_COMMA: expr_flow(b, k.v[0]); cond_flow(b, k.v[1], t, f); break;
+  default: cond_leaf(b, e, t, f); break;
+  }
+  VEC_FREE(k);
+}
+
+/* A statement that stays inside the current block (its decisions aside). */
 static void item(Builder *b, CXCursor c) {
   if (b->g->blocks.v[b->cur].head < 0) set_head(b, stmt_site(b, start_of(c), SIDE_OPEN));
   add_lines(b, c);
+  if (b->conditions) expr_flow(b, c);
 }
 
 /* A condition ends the current block with a true and a false edge. */
 static void cond_edges(Builder *b, CXCursor cond, int t, int f) {
-  int s = add_site(b, SK_COND, start_of(cond), end_of(cond), SIDE_OPEN);
-  set_head(b, s);
-  add_lines(b, cond);
-  add_edge(b, t, EK_NORMAL, s, ARM_TRUE);
-  add_edge(b, f, EK_NORMAL, s, ARM_FALSE);
+  cond_flow(b, cond, t, f);
 }
 
 /* break, continue, goto, return: the jump's code goes just before the statement. */
@@ -290,11 +436,13 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
     else body = k.v[i];
   }
   if (clang_Cursor_isNull(body)) { fail(b, "for statement without a body"); return; }
-  int pre = stmt_site(b, start_of(c), SIDE_OPEN);
+  int pre = stmt_site(b, start_of(c), SIDE_OPEN), before = b->cur;
   set_head(b, pre);
   if (!clang_Cursor_isNull(init)) add_lines(b, init);
+  if (!clang_Cursor_isNull(init) && b->conditions) expr_flow(b, init);
   int h = new_block(b), bb = new_block(b), ib = new_block(b), x = new_block(b);
-  leave_to(b, pre, -1, h, EK_NORMAL);
+  if (b->cur == before) leave_to(b, pre, -1, h, EK_NORMAL);
+  else add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
   b->cur = h;
   if (!clang_Cursor_isNull(cond)) cond_edges(b, cond, bb, x);
   else leave_to(b, add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
@@ -303,7 +451,9 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   b->cur = ib;
   int is = clang_Cursor_isNull(inc) ? add_site(b, SK_FORINC, close, close, SIDE_OPEN)
                                     : add_site(b, SK_FORINC, start_of(inc), end_of(inc), SIDE_OPEN);
+  set_head(b, is);
   if (!clang_Cursor_isNull(inc)) add_lines(b, inc);
+  if (!clang_Cursor_isNull(inc) && b->conditions) expr_flow(b, inc);
   leave_to(b, is, ARM_POST, h, EK_NORMAL);
   b->cur = x;
 }
@@ -314,6 +464,7 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   int es = add_site(b, SK_EXPR, start_of(k.v[0]), end_of(k.v[0]), SIDE_OPEN);
   set_head(b, es);
   add_lines(b, k.v[0]);
+  if (b->conditions) expr_flow(b, k.v[0]);
   int head = b->cur, x = new_block(b);
   Switch sw = { head, false };
   VEC_PUSH(b->sw, sw);
@@ -389,6 +540,19 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
   stmt(b, k.v[k.n - 1]);
 }
 
+/* A return whose value holds decisions ends its path after them: the exit edge gets no site
+   of its own and its count rides on the arms that lead to it. */
+static void return_stmt(Builder *b, CXCursor c, Kids k) {
+  if (!b->conditions || !k.n || !has_decisions(b, k.v[0])) { jump(b, c, PP_EXIT, EK_EXIT); return; }
+  int s = stmt_site(b, start_of(c), SIDE_OPEN), start = b->cur;
+  set_head(b, s);
+  add_lines(b, c);
+  expr_flow(b, k.v[0]);
+  if (b->cur == start) leave_to(b, s, -1, PP_EXIT, EK_EXIT);  /* nothing was split after all */
+  else add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  b->cur = new_block(b);
+}
+
 static void goto_stmt(Builder *b, CXCursor c, Kids k) {
   if (!k.n) { fail(b, "goto without a label"); return; }
   CXString n = clang_getCursorSpelling(k.v[0]);
@@ -419,7 +583,7 @@ static void stmt(Builder *b, CXCursor c) {
   case CXCursor_ContinueStmt:
     if (b->cont.n) jump(b, c, b->cont.v[b->cont.n - 1], EK_NORMAL); else fail(b, "continue outside a loop");
     break;
-  case CXCursor_ReturnStmt: jump(b, c, PP_EXIT, EK_EXIT); break;
+  case CXCursor_ReturnStmt: return_stmt(b, c, k); break;
   case CXCursor_IndirectGotoStmt: fail(b, "computed goto"); break;
   case CXCursor_UnexposedStmt:
     /* attributed statements: a loop under a pragma is still a loop; anything else with
@@ -526,7 +690,8 @@ static void body(Builder *b, CXCursor body) {
   Kids k = kids(body);
   size_t i = 0;
   b->cur = PP_ENTRY;
-  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt; i++) add_lines(b, k.v[i]);
+  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !(b->conditions && has_decisions(b, k.v[i])); i++)
+    add_lines(b, k.v[i]);
   int es = i < k.n ? stmt_site(b, start_of(k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
   int first = new_block(b);
   leave_to(b, es, -1, first, EK_NORMAL);
@@ -536,13 +701,13 @@ static void body(Builder *b, CXCursor body) {
   VEC_FREE(k);
 }
 
-int pp_cfg_build(PPSource *src, CXCursor fn, PPFunc *f, const char **why) {
+int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const char **why) {
   memset(f, 0, sizeof *f);
   pp_graph_init(&f->g);
   CXString n = clang_getCursorSpelling(fn);
   f->name = pp_xstrdup(clang_getCString(n));
   clang_disposeString(n);
-  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1 };
+  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->end_line = presumed(&b, clang_getRangeEnd(r), NULL);

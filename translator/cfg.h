@@ -48,8 +48,8 @@ typedef struct {
 } PPSource;
 
 int pp_source_file(PPSource *src, const char *name);
-/* Builds f from a function definition cursor. Returns 0, or -1 with *why (static text) when
+/* Builds f from a function definition cursor; with conditions, &&, || and ?: are decisions. Returns 0, or -1 with *why (static text) when
    the function must stay uninstrumented, -2 when its own attributes say so (no warning). */
-int pp_cfg_build(PPSource *src, CXCursor fn, PPFunc *f, const char **why);
+int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const char **why);
 void pp_func_free(PPFunc *f);
 #endif

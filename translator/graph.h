@@ -21,6 +21,7 @@ typedef struct {
   PPEdgeKind kind;
   bool dead;      /* leaves an unreachable block: never executes, gets no code */
   bool dispatch;  /* switch dispatch edge: its code sits at the case label */
+  bool no_site;   /* no place for code: kept on the spanning tree, path ends ride on in-edges */
   uint64_t val;   /* Ball-Larus value (DAG edges) */
   uint64_t inc;   /* placed increment, two's complement */
   bool chord;     /* not on the spanning tree: carries a probe */
@@ -34,6 +35,7 @@ typedef struct {
   VEC(PPLines) lines;   /* source lines of the statements in this block */
   bool live;            /* reachable from the entry */
   bool header;          /* target of a back edge */
+  bool headless;        /* inside an expression: no position of its own, observed on its in-edges */
   int head, tail;       /* rewriter sites: where its entry is observed, where its single edge's code goes */
   char *label;          /* "case 3", "default", "L1", or NULL */
 } PPBlock;

@@ -113,7 +113,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Continue;
   }
   PPFunc f;
-  int rc = pp_cfg_build(&u->src, c, &f, &why);
+  int rc = pp_cfg_build(&u->src, c, u->o->conditions, &f, &why);
   if (rc) {
     skip(u, c, why, rc == -2);
     pp_func_free(&f);
@@ -168,8 +168,8 @@ static bool gnu_output(const PPSource *src) {
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
   char opts[128];
-  snprintf(opts, sizeof opts, "pathprof-1 mode=path trace=%d array=%" PRIu64 " hash=%lu sys=%d",
-           u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers);
+  snprintf(opts, sizeof opts, "pathprof-1 mode=path trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d",
+           u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers, u->o->conditions);
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
   return pp_fnv1a(h, opts, strlen(opts));
 }
@@ -238,6 +238,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
   u.tab.mode = pp_xstrdup("path");
+  u.tab.conditions = o->conditions;
   u.tab.array_limit = o->array_limit;
   u.tab.hash_cap = o->hash_cap;
   res->instrumented = (int)u.funcs.n;

@@ -12,6 +12,7 @@ typedef struct {
   uint64_t array_limit;     /* functions with more paths count in the hash table */
   unsigned long hash_cap;   /* entries of the unit's hash table */
   bool system_headers;      /* also instrument functions defined in system headers */
+  bool conditions;          /* --decisions=conditions: &&, || and ?: are decisions */
 } PPOptions;
 
 typedef struct {

@@ -382,6 +382,8 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
   else if (!strcmp(a, "--mode=path")) {}
+  else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
+  else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
   else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path)", a);
   else return false;
   return true;

@@ -67,9 +67,12 @@ static int find(int *uf, int x) {
 }
 
 static const PPGraph *sort_graph;
-/* Heavier first; equal weights keep edge order so placement is deterministic. */
+/* Edges without a place for code first, then heavier first; equal weights keep edge order so
+   placement is deterministic. Edges without a place have out-degree one at their source, so
+   they form a forest and all fit on the tree. */
 static int by_weight(const void *a, const void *b) {
   const PPEdge *x = &sort_graph->edges.v[*(const int *)a], *y = &sort_graph->edges.v[*(const int *)b];
+  if (x->no_site != y->no_site) return x->no_site ? -1 : 1;
   if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
   return *(const int *)a - *(const int *)b;
 }

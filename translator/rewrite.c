@@ -10,9 +10,10 @@
 #define U "__pathprof_u"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
-enum { P_REGISTER, P_TRACE, P_EDGE, P_LEAVE };
+enum { P_REGISTER, P_TRACE, P_EDGE };
 typedef struct { int site, slot, prio, seq; char *text; bool is_stmt; } Piece;
 typedef VEC(Piece) Pieces;
+typedef VEC(char *) Strs;
 
 typedef struct {
   const PPFunc *f;
@@ -116,10 +117,37 @@ static uint64_t *case_heads(Gen *g) {
   return h;
 }
 
+/* What an edge runs: its code, the trace of a headless block it enters, the trace of a return. */
+static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
+  const PPGraph *gr = &g->f->g;
+  char *code = edge_code(g, e, comp);
+  if (code) VEC_PUSH(*out, code);
+  if (g->lay->trace && gr->blocks.v[e->dst].headless)
+    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_block(&" U ", %d, %d)", g->lay->fn, e->dst));
+  if (g->lay->trace && e->kind == EK_EXIT)
+    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_leave(&" U ", %d)", g->lay->fn));
+}
+
+/* For each block, its way out when that is a single edge without a site of its own. */
+static int *siteless_exits(const PPGraph *gr) {
+  int *out = pp_xmalloc(sizeof(int) * gr->blocks.n), *n = pp_xcalloc(gr->blocks.n, sizeof(int));
+  for (size_t i = 0; i < gr->edges.n; i++) {
+    const PPEdge *e = &gr->edges.v[i];
+    if (e->dead || e->kind == EK_DUMMY_ENTRY || e->kind == EK_DUMMY_EXIT) continue;
+    n[e->src]++;
+    out[e->src] = (int)i;
+  }
+  for (size_t v = 0; v < gr->blocks.n; v++)
+    if (n[v] != 1 || !gr->edges.v[out[v]].no_site) out[v] = -1;
+  free(n);
+  return out;
+}
+
 static void plan_pieces(Gen *g) {
   const PPFunc *f = g->f;
   const PPGraph *gr = &f->g;
   uint64_t *heads = case_heads(g);
+  int *follow = siteless_exits(gr);
   piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
         pp_xstrdup("if (!" U ".next) __pathprof_register(&" U ");"), true);
   for (size_t b = 0; g->lay->trace && b < gr->blocks.n; b++)
@@ -128,15 +156,17 @@ static void plan_pieces(Gen *g) {
             pp_xasprintf("__pathprof_trace_block(&" U ", %d, %zu)", g->lay->fn, b), false);
   for (size_t i = 0; i < gr->edges.n; i++) {
     const PPEdge *e = &gr->edges.v[i];
-    if (e->dead || e->kind == EK_DUMMY_ENTRY || e->kind == EK_DUMMY_EXIT) continue;
-    uint64_t comp = e->dispatch ? 0 : heads[e->dst];
-    char *code = edge_code(g, e, comp);
-    int slot = e->arm < 0 ? ARM_PRE : e->arm;
-    if (code) piece(g, e->site, slot, P_EDGE, code, false);
-    if (e->kind == EK_EXIT && g->lay->trace)
-      piece(g, e->site, slot, P_LEAVE, pp_xasprintf("__pathprof_trace_leave(&" U ", %d)", g->lay->fn), false);
+    if (e->dead || e->no_site || e->kind == EK_DUMMY_ENTRY || e->kind == EK_DUMMY_EXIT) continue;
+    Strs run = {0};
+    edge_own(g, e, e->dispatch ? 0 : heads[e->dst], &run);
+    /* edges without a site of their own follow this one for sure: their code comes along */
+    for (int x = follow[e->dst]; x >= 0; x = follow[gr->edges.v[x].dst])
+      edge_own(g, &gr->edges.v[x], heads[gr->edges.v[x].dst], &run);
+    for (size_t k = 0; k < run.n; k++) piece(g, e->site, e->arm < 0 ? ARM_PRE : e->arm, P_EDGE, run.v[k], false);
+    VEC_FREE(run);
   }
   free(heads);
+  free(follow);
 }
 
 static int by_site(const void *a, const void *b) {

@@ -61,9 +61,10 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
   for (size_t i = 0; i < t->skipped.n; i++)
     json_array_append_new(skipped, json_pack("{s:s, s:i, s:i, s:s}", "name", t->skipped.v[i].name,
                           "file", t->skipped.v[i].file, "line", (int)t->skipped.v[i].line, "reason", t->skipped.v[i].why));
-  json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:I, s:o, s:o, s:o, s:o}",
+  json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:o, s:I, s:o, s:o, s:o, s:o}",
                            "format", "pathprof-tables", "version", TABLES_VERSION, "checksum", sum,
-                           "source", t->source, "mode", t->mode, "array_limit", u64_str(t->array_limit),
+                           "source", t->source, "mode", t->mode, "decisions", t->conditions ? "conditions" : "statements",
+                           "array_limit", u64_str(t->array_limit),
                            "hash_cap", (json_int_t)t->hash_cap, "ncounters", u64_str(t->ncounters),
                            "files", files, "functions", funcs, "skipped", skipped);
   char *tmp = pp_xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -200,6 +201,7 @@ int pp_tables_read(const char *path, PPTables *t, char **err) {
   t->checksum = strtoull(sum, NULL, 16);
   t->source = pp_xstrdup(str_or(root, "source", "?"));
   t->mode = pp_xstrdup(str_or(root, "mode", "path"));
+  t->conditions = !strcmp(str_or(root, "decisions", "statements"), "conditions");
   get_u64(root, "ncounters", &t->ncounters);
   get_u64(root, "array_limit", &t->array_limit);
   t->hash_cap = (unsigned long)json_integer_value(json_object_get(root, "hash_cap"));

@@ -20,6 +20,7 @@ typedef struct { char *name; int file; unsigned line; char *why; bool quiet; } P
 typedef struct {
   uint64_t checksum;
   char *source, *mode;
+  bool conditions;      /* &&, || and ?: were decisions of their own */
   uint64_t array_limit;
   unsigned long hash_cap;
   uint64_t ncounters;
