@@ -7,7 +7,7 @@
 #define BAD UINT_MAX
 
 typedef VEC(CXCursor) Kids;
-typedef struct { char *name; int block; } Label;
+typedef struct { char *name; int block, head; } Label;
 typedef struct { int edge; char *name; } Goto;
 typedef struct { int head; bool has_default; } Switch;
 
@@ -23,6 +23,8 @@ typedef struct {
   VEC(Goto) gotos;
   const char *why;  /* first reason to give up, or NULL */
   bool conditions;  /* &&, || and ?: are decisions of their own */
+  VEC(char *) taken;  /* labels whose address is taken (&&label) */
+  int hub;          /* the block every goto *p goes through, or -1 */
 } Builder;
 
 static void stmt(Builder *b, CXCursor c);
@@ -335,11 +337,20 @@ static void cond_flow(Builder *b, CXCursor e, int t, int f) {
   VEC_FREE(k);
 }
 
-/* A statement that stays inside the current block (its decisions aside). */
+static bool noreturn_call(Builder *b, CXCursor c);
+
+/* A statement that stays inside the current block (its decisions aside); a call that never
+   returns ends the block with an edge to the exit, counted just before the statement. */
 static void item(Builder *b, CXCursor c) {
-  if (b->g->blocks.v[b->cur].head < 0) set_head(b, stmt_site(b, start_of(c), SIDE_OPEN));
+  int start = b->cur, s = -1;
+  bool ends = clang_isExpression(kind(c)) && noreturn_call(b, c);
+  if (b->g->blocks.v[b->cur].head < 0 || ends) set_head(b, s = stmt_site(b, start_of(c), SIDE_OPEN));
   add_lines(b, c);
   if (b->conditions) expr_flow(b, c);
+  if (!ends) return;
+  if (b->cur == start) leave_to(b, s, -1, PP_EXIT, EK_EXIT);
+  else add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  b->cur = new_block(b);
 }
 
 /* A condition ends the current block with a true and a false edge. */
@@ -534,7 +545,7 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
     b->g->edges.v[e].dispatch = true;
     b->cur = nb;
   } else {
-    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb };
+    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb, hs };
     VEC_PUSH(b->labels, l);
   }
   stmt(b, k.v[k.n - 1]);
@@ -551,6 +562,41 @@ static void return_stmt(Builder *b, CXCursor c, Kids k) {
   if (b->cur == start) leave_to(b, s, -1, PP_EXIT, EK_EXIT);  /* nothing was split after all */
   else add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
   b->cur = new_block(b);
+}
+
+/* goto *p: the path ends here (a cut edge) and the next one starts at a hub block with an
+   edge to every label whose address is taken; the code of those edges sits after the label's
+   colon, like a case label's. */
+static void indirect_goto(Builder *b, CXCursor c) {
+  if (b->hub < 0) b->hub = new_inner(b);
+  jump(b, c, b->hub, EK_CUT);
+}
+
+/* A call to a function that never returns ends the path before it (exit, abort, longjmp...). */
+static bool noreturn_call(Builder *b, CXCursor c) {
+  static const char *names[] = { "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp", "siglongjmp",
+    "_longjmp", "__builtin_longjmp", "__builtin_unreachable", "__builtin_trap", "__builtin_abort",
+    "__builtin_exit", "__assert_fail", "pthread_exit", "thrd_exit", 0 };
+  while (kind(c) == CXCursor_ParenExpr || kind(c) == CXCursor_UnexposedExpr || kind(c) == CXCursor_CStyleCastExpr) {
+    Kids k = kids(c);
+    CXCursor inner = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+    VEC_FREE(k);
+    if (clang_Cursor_isNull(inner)) return false;
+    c = inner;
+  }
+  if (kind(c) != CXCursor_CallExpr) return false;
+  CXCursor fn = clang_getCursorReferenced(c);
+  if (clang_Cursor_isNull(fn) || kind(fn) != CXCursor_FunctionDecl) return false;
+  CXString n = clang_getCursorSpelling(fn);
+  bool known = false;
+  for (int i = 0; names[i] && !known; i++) known = !strcmp(names[i], clang_getCString(n));
+  clang_disposeString(n);
+  if (known) return true;
+  unsigned a = start_of(fn), e = end_of(fn);
+  if (e <= a || e > b->src->len) return false;
+  for (unsigned i = a; i + 8 <= e; i++)
+    if (!memcmp(b->src->text + i, "noreturn", 8) || !memcmp(b->src->text + i, "Noreturn", 8)) return true;
+  return false;
 }
 
 static void goto_stmt(Builder *b, CXCursor c, Kids k) {
@@ -584,7 +630,7 @@ static void stmt(Builder *b, CXCursor c) {
     if (b->cont.n) jump(b, c, b->cont.v[b->cont.n - 1], EK_NORMAL); else fail(b, "continue outside a loop");
     break;
   case CXCursor_ReturnStmt: return_stmt(b, c, k); break;
-  case CXCursor_IndirectGotoStmt: fail(b, "computed goto"); break;
+  case CXCursor_IndirectGotoStmt: indirect_goto(b, c); break;
   case CXCursor_UnexposedStmt:
     /* attributed statements: a loop under a pragma is still a loop; anything else with
        control flow inside is beyond this version, the rest is one opaque step */
@@ -599,7 +645,7 @@ static void stmt(Builder *b, CXCursor c) {
 
 /* ---- constructs this version leaves alone ---- */
 
-typedef struct { const char *why; bool setjmp; int in_stmt_expr; } Scan;
+typedef struct { const char *why; bool setjmp; Builder *b; } Scan;
 
 static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -630,9 +676,22 @@ static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d)
   Scan *s = d;
   (void)parent;
   switch (kind(c)) {
-  case CXCursor_IndirectGotoStmt: case CXCursor_AddrLabelExpr:
-    s->why = "computed goto (&&label, goto *p) is not instrumented yet";
-    return CXChildVisit_Break;
+  case CXCursor_AddrLabelExpr: {
+    Kids k = kids(c);
+    if (k.n) {
+      CXString n = clang_getCursorSpelling(k.v[0]);
+      VEC_PUSH(s->b->taken, pp_xstrdup(clang_getCString(n)));
+      clang_disposeString(n);
+    }
+    VEC_FREE(k);
+    return CXChildVisit_Continue;
+  }
+  case CXCursor_AsmStmt: {
+    const char *t = s->b->src->text + start_of(c), *paren = strchr(t, '(');
+    for (const char *g = t; paren && g + 4 <= paren; g++)
+      if (!memcmp(g, "goto", 4)) { s->why = "asm goto is not instrumented yet"; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;
+  }
   case CXCursor_StmtExpr:
     if (has_jumps(c)) { s->why = "a statement expression that jumps or has labels"; return CXChildVisit_Break; }
     return CXChildVisit_Continue;  /* opaque: its inside stays one step of the enclosing block */
@@ -667,6 +726,23 @@ static const char *refused_by_attribute(const PPSource *src, Kids k) {
   return NULL;
 }
 
+/* The hub of goto *p leads to every label whose address is taken. */
+static void resolve_hub(Builder *b) {
+  if (b->hub < 0) return;
+  if (!b->taken.n) { fail(b, "goto *p without any &&label"); return; }
+  for (size_t i = 0; i < b->taken.n; i++) {
+    size_t j = 0;
+    while (j < b->labels.n && strcmp(b->labels.v[j].name, b->taken.v[i])) j++;
+    if (j == b->labels.n) { fail(b, "&&label of an unknown label"); return; }
+    bool dup = false;
+    for (size_t k = 0; k < i; k++) dup |= !strcmp(b->taken.v[k], b->taken.v[i]);
+    if (dup) continue;
+    b->cur = b->hub;
+    int e = add_edge(b, b->labels.v[j].block, EK_NORMAL, b->labels.v[j].head, -1);
+    b->g->edges.v[e].dispatch = true;
+  }
+}
+
 static int resolve_gotos(Builder *b) {
   for (size_t i = 0; i < b->gotos.n; i++) {
     int dst = -1;
@@ -681,6 +757,8 @@ static int resolve_gotos(Builder *b) {
 static void builder_free(Builder *b) {
   for (size_t i = 0; i < b->labels.n; i++) free(b->labels.v[i].name);
   for (size_t i = 0; i < b->gotos.n; i++) free(b->gotos.v[i].name);
+  for (size_t i = 0; i < b->taken.n; i++) free(b->taken.v[i]);
+  VEC_FREE(b->taken);
   VEC_FREE(b->labels); VEC_FREE(b->gotos); VEC_FREE(b->brk); VEC_FREE(b->cont); VEC_FREE(b->sw);
 }
 
@@ -717,7 +795,8 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   VEC_FREE(k);
   if (*why) return -2;
   if (clang_Cursor_isNull(bd) || kind(bd) != CXCursor_CompoundStmt) { *why = "no function body"; return -1; }
-  Scan sc = {0};
+  Scan sc = { NULL, false, &b };
+  b.hub = -1;
   clang_visitChildren(bd, scan, &sc);
   if (sc.why) { *why = sc.why; return -1; }
   f->calls_setjmp = sc.setjmp;
@@ -726,6 +805,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   f->text_len = src->len;
   body(&b, bd);
   resolve_gotos(&b);
+  resolve_hub(&b);
   builder_free(&b);
   *why = b.why;
   return b.why ? -1 : 0;
