@@ -256,6 +256,10 @@ int pp_cmd_report(int argc, char **argv) {
     }
   qsort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
   printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n, nfuncs, all);
+  for (size_t i = 0; i < l.units.n; i++)
+    if (l.units.v[i].rec->dropped)
+      printf("!! %s: %llu path ends were not counted: the hash table (%lu entries) was full; rebuild with a larger "
+             "pathcc --hash-cap\n", l.units.v[i].tab.source, l.units.v[i].rec->dropped, l.units.v[i].tab.hash_cap);
   printf("\nHottest paths%s%s\n  %12s %6s  %-24s %s\n", only ? " of " : "", only ? only : "", "count", "%fn", "function", "path (lines)");
   for (size_t i = 0; i < hot.n && i < top; i++) {
     const PPTabFunc *f = &hot.v[i].u->tab.funcs.v[hot.v[i].fn];
