@@ -6,6 +6,7 @@
 #include "place.h"
 #include "rewrite.h"
 #include "tables.h"
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,11 +97,28 @@ static void plan(Unit *u, PPFunc *f) {
   pp_func_free(f);
 }
 
+static bool glob_any(char **globs, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (!fnmatch(globs[i], name, 0)) return true;
+  return false;
+}
+
+/* Function selection by name globs (.pathcc or PATHCC_*_FUNCTIONS). */
+static bool wanted(const PPOptions *o, CXCursor c) {
+  CXString n = clang_getCursorSpelling(c);
+  const char *name = clang_getCString(n);
+  bool in = (!o->n_fn_include || glob_any(o->fn_include, o->n_fn_include, name)) &&
+            !glob_any(o->fn_exclude, o->n_fn_exclude, name);
+  clang_disposeString(n);
+  return in;
+}
+
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d) {
   Unit *u = d;
   (void)parent;
   if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c)) return CXChildVisit_Continue;
   if (!u->o->system_headers && clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  if (!wanted(u->o, c)) { skip(u, c, "excluded by the function selection", true); return CXChildVisit_Continue; }
   CXSourceRange r = clang_getCursorExtent(c);
   unsigned from, to;
   clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &from);

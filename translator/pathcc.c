@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 typedef VEC(char *) Args;
 
 typedef struct {
   const char *cc;          /* the real compiler */
+  Args inc_files, exc_files, inc_funcs, exc_funcs;  /* selection globs */
   Args ccpre;              /* words before the user's arguments (e.g. "ccache gcc") */
   Args args;               /* the user's arguments, pathcc's own removed */
   PPOptions opt;
@@ -22,6 +24,7 @@ typedef struct {
 } Driver;
 
 static const char *self = "pathcc";
+static bool own_option(Driver *d, const char *a);
 
 /* Options whose value is the next argument (gcc's spelling); the value is never an input. */
 static bool takes_value(const char *a) {
@@ -95,6 +98,7 @@ typedef struct {
   const char *output;      /* -o */
   VEC(size_t) sources;     /* indexes of C sources in d->args */
   bool has_md, has_mf, has_mt;
+  int inputs;              /* files of any kind on the command line */
 } Plan;
 
 static bool is_c_source(const char *a, const char *lang) {
@@ -126,6 +130,7 @@ static int analyse(Driver *d, Plan *p) {
     else if (!strncmp(a, "-x", 2) && a[2]) lang = strcmp(a + 2, "none") ? a + 2 : NULL;
     if (!strcmp(a, "-o") && i + 1 < d->args.n) p->output = d->args.v[i + 1];
     if (takes_value(a)) { i++; continue; }
+    if (a[0] != '-' || !strcmp(a, "-")) p->inputs++;
     if ((a[0] != '-' && is_c_source(a, lang)) || (!strcmp(a, "-") && lang && !strcmp(lang, "c")))
       VEC_PUSH(p->sources, i);
     else if (!strcmp(a, "-")) query = true;  /* stdin in another language: pass through */
@@ -175,6 +180,15 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
   }
   char *abs = absolute(t);
   free(t);
+  const char *db = getenv("PATHPROF_DB");
+  if (db && *db) {  /* one directory for all tables, named so objects never collide */
+    char *b = base_noext(abs);
+    t = pp_xasprintf("%s/%s-%016llx.pp.json", db, b, (unsigned long long)pp_fnv1a(PP_FNV_BASIS, abs, strlen(abs)));
+    free(b);
+    free(abs);
+    abs = absolute(t);
+    free(t);
+  }
   return abs;
 }
 
@@ -270,6 +284,66 @@ static void warn(const char *src, const char *what) {
   fprintf(stderr, "%s: warning: %s: %s\n", self, src, what);
 }
 
+/* Colon-separated globs from an environment variable. */
+static void env_globs(Args *out, const char *var) {
+  const char *v = getenv(var);
+  if (!v) return;
+  char *copy = pp_xstrdup(v), *save = NULL;
+  for (char *g = strtok_r(copy, ":", &save); g; g = strtok_r(NULL, ":", &save)) VEC_PUSH(*out, g);
+}
+
+/* .pathcc, the nearest one upward from the working directory: what to instrument, and
+   pathcc options, one directive a line. */
+static void config_file(Driver *d) {
+  char dir[PATH_MAX];
+  if (!getcwd(dir, sizeof dir)) return;
+  for (;;) {
+    char *path = pp_xasprintf("%s/.pathcc", dir), *text = pp_read_file(path, NULL);
+    if (text) {
+      int line = 0;
+      for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        char key[64], val[PATH_MAX];
+        line++;
+        while (*l == ' ' || *l == '\t') l++;
+        if (!*l || *l == '#') continue;
+        if (sscanf(l, "%63s %4095s", key, val) != 2) { fprintf(stderr, "%s: error: %s:%d: expected 'directive value'\n", self, path, line); exit(1); }
+        Args *to = !strcmp(key, "include-file") ? &d->inc_files : !strcmp(key, "exclude-file") ? &d->exc_files :
+                   !strcmp(key, "include-function") ? &d->inc_funcs : !strcmp(key, "exclude-function") ? &d->exc_funcs : NULL;
+        if (to) VEC_PUSH(*to, pp_xstrdup(val));
+        else if (strcmp(key, "option") || !own_option(d, val)) {
+          fprintf(stderr, "%s: error: %s:%d: unknown directive or option '%s %s'\n", self, path, line, key, val);
+          exit(1);
+        }
+      }
+      free(text);
+      free(path);
+      break;
+    }
+    free(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) break;
+    *slash = 0;
+  }
+  env_globs(&d->inc_files, "PATHCC_INCLUDE_FILES");
+  env_globs(&d->exc_files, "PATHCC_EXCLUDE_FILES");
+  env_globs(&d->inc_funcs, "PATHCC_INCLUDE_FUNCTIONS");
+  env_globs(&d->exc_funcs, "PATHCC_EXCLUDE_FUNCTIONS");
+}
+
+static bool any_match(const Args *globs, const char *a, const char *b) {
+  for (size_t i = 0; i < globs->n; i++)
+    if (!fnmatch(globs->v[i], a, 0) || (b && !fnmatch(globs->v[i], b, 0))) return true;
+  return false;
+}
+
+/* A file is instrumented when it matches an include glob (or there are none) and no exclude. */
+static bool selected(const Driver *d, const char *src) {
+  char *abs = absolute(src);
+  bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs);
+  free(abs);
+  return in;
+}
+
 /* preprocess -> instrument -> compile, falling back to the untouched source whenever the
    instrumentation cannot be trusted; pathcc never breaks a build. */
 static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
@@ -286,11 +360,20 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
   char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
   char *tables = tables_path(d, p, k, obj), *err = NULL;
+  if (!selected(d, src)) {  /* not chosen: compiled as written, quietly */
+    int rc = compile(d, p, input, true, obj, NULL);
+    free(ifile); free(ofile); free(errfile); free(tables); free(stdin_copy);
+    return rc;
+  }
   int rc = preprocess(d, p, input, obj, ifile);
   if (rc) goto out;  /* the compiler has said why */
   PPOptions o = d->opt;
   o.source = src;
   o.tables = tables;
+  o.fn_include = d->inc_funcs.v;
+  o.n_fn_include = d->inc_funcs.n;
+  o.fn_exclude = d->exc_funcs.v;
+  o.n_fn_exclude = d->exc_funcs.n;
   PPResult res;
   if (pp_instrument(&o, ifile, &res, &err)) {
     if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, err); rc = 1; goto out; }
@@ -397,12 +480,56 @@ static void env_options(Driver *d) {
     if (!own_option(d, w)) die("unknown option in PATHCC_FLAGS: %s", w);
 }
 
+/* @file arguments, expanded as gcc does: whitespace separates, quotes and backslashes escape. */
+static void add_arg(Args *out, const char *a, int depth) {
+  if (a[0] != '@' || depth > 8) { VEC_PUSH(*out, (char *)a); return; }
+  size_t n;
+  char *text = pp_read_file(a + 1, &n);
+  if (!text) { VEC_PUSH(*out, (char *)a); return; }  /* gcc passes a missing @file on as is */
+  PPStr w = {0};
+  bool in = false;
+  char q = 0;
+  for (size_t i = 0; i <= n; i++) {
+    char c = i < n ? text[i] : ' ';
+    if (c == '\\' && i + 1 < n) { pp_str_addn(&w, &text[++i], 1); in = true; }
+    else if (q) { if (c == q) q = 0; else pp_str_addn(&w, &c, 1); }
+    else if (c == '\'' || c == '"') { q = c; in = true; }
+    else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in) add_arg(out, pp_str_take(&w), depth + 1);
+      in = false;
+    } else { pp_str_addn(&w, &c, 1); in = true; }
+  }
+  free(text);
+}
+
+/* Run as a symlink named like a compiler (gcc, cc, arm-none-eabi-gcc) from a wrapper
+   directory early in PATH: the real one is the next of that name on PATH that is not us. */
+static bool wrapper_compiler(Driver *d, const char *argv0) {
+  const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+  char self_path[PATH_MAX], cand[PATH_MAX];
+  if (!strcmp(name, "pathcc") || !realpath("/proc/self/exe", self_path)) return false;
+  const char *path = getenv("PATH");
+  char *copy = pp_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+  for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+    char *full = pp_xasprintf("%s/%s", *dir ? dir : ".", name);
+    if (access(full, X_OK) == 0 && realpath(full, cand) && strcmp(cand, self_path)) {
+      VEC_PUSH(d->ccpre, full);
+      free(copy);
+      return true;
+    }
+    free(full);
+  }
+  free(copy);
+  die("no compiler named %s on PATH besides pathcc", name);
+  return false;
+}
+
 /* "pathcc gcc -c x.c": a first argument that is no option and no input names the compiler. */
 static bool names_compiler(const char *a) {
   static const char *inputs[] = { ".c", ".i", ".h", ".s", ".S", ".o", ".a", ".so", ".cc", ".cpp", ".cxx", ".C",
                                   ".m", ".ld", ".lds", ".obj", 0 };
   struct stat st;
-  if (a[0] == '-') return false;
+  if (a[0] == '-' || a[0] == '@') return false;
   for (int i = 0; inputs[i]; i++)
     if (ends_with(a, inputs[i])) return false;
   return !(stat(a, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0111));
@@ -435,15 +562,21 @@ int main(int argc, char **argv) {
   d.opt.array_limit = 4096;
   d.opt.hash_cap = 4096;
   env_options(&d);
+  config_file(&d);
   int i = 1;
+  bool wrapped = wrapper_compiler(&d, argv[0]);
   for (; i < argc && own_option(&d, argv[i]); i++) {}
-  if (i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
-  else split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
+  if (!wrapped && i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
+  else if (!wrapped) split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
   for (; i < argc; i++)
-    if (!own_option(&d, argv[i])) VEC_PUSH(d.args, argv[i]);
-  if (!d.args.n) die("%s", "no input files (pathcc [--trace] [compiler] args...; see README)");
+    if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
   Plan p;
   analyse(&d, &p);
+  if (!p.inputs) {  /* -v, --version and the like: the compiler answers */
+    Args a = cmd(&d);
+    for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
+    return run(&a, NULL, d.verbose);
+  }
   if (!p.sources.n && p.link) return link_all(&d, &p, NULL);
   if (p.preprocess_only || !p.sources.n) {
     Args a = cmd(&d);
