@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """pathprof benchmark harness (make bench, make bench-quick).
 
-  bench.py run [--quick] [--out DIR] [--workloads a,b] [--tools x,y] [--rounds N] [--no-chart]
+  bench.py run [--quick] [--out DIR] [--workloads a,b] [--tools x,y] [--tools-conf FILE]
+               [--rounds N] [--no-chart]
   bench.py report RAW.json [--out DIR] [--no-chart]
 
 `run` builds every workload of workloads.conf with every build of tools.conf, measures, writes
@@ -11,7 +12,7 @@ gnuplot is missing), and prints the tables.  DIR defaults to bench/results/quick
 bench/results/full.  Python 3 standard library only.
 
 Measurements (see bench/README.md for the reasons):
-  run time      user+sys CPU seconds of the program (wait4 rusage), median of ROUNDS runs,
+  run time      user+sys CPU seconds of the program (wait4 rusage), median of ROUNDS (5) runs,
                 interleaved: round by round, every workload, every build (order rotated);
                 divided by the median of the build's baseline (the plain build, same compiler)
   instructions  valgrind --tool=callgrind --toggle-collect=main at the callgrind SCALE
@@ -48,7 +49,7 @@ GOALS = [("pathcc path", "gcov", 1.0), ("pathcc edge", "gcov", 0.8)]
 
 MODES = {
     "quick": {"rounds": 5, "build_repeats": 1, "rewriter_repeats": 3},
-    "full": {"rounds": 7, "build_repeats": 3, "rewriter_repeats": 5},
+    "full": {"rounds": 5, "build_repeats": 3, "rewriter_repeats": 5},
 }
 
 
@@ -545,9 +546,9 @@ def unpack_zlib(cache):
 
 # ---------------------------------------------------------------- the run
 
-def load_config():
+def load_config(tools_conf=None):
     tools = [{"name": n, "baseline": b, "command": c, "counters": k}
-             for n, b, c, k in parse_conf(read(os.path.join(HERE, "tools.conf")), 4)]
+             for n, b, c, k in parse_conf(read(tools_conf or os.path.join(HERE, "tools.conf")), 4)]
     wls = [{"name": n, "sources": s.split(), "flags": fl.split(), "full": int(fu), "quick": int(q),
             "callgrind": int(cg)}
            for n, s, fl, fu, q, cg in parse_conf(read(os.path.join(HERE, "workloads.conf")), 6)]
@@ -565,7 +566,7 @@ def run(args):
     shutil.rmtree(outdir, ignore_errors=True)
     os.makedirs(outdir)
     t_start = time.time()
-    tools, wls = load_config()
+    tools, wls = load_config(args.tools_conf)
     if args.tools:
         keep = set(args.tools.split(","))
         tools = [t for t in tools if t["name"] in keep or t["baseline"] == "-"]
@@ -693,34 +694,12 @@ def run(args):
             else:
                 c["counter_bytes"] = None
 
-    # check runs: output must be the plain gcc build's, end in PASS, and write a profile
-    log("checking outputs")
-    ref_tool = avail[0]["name"] if avail[0]["baseline"] == "-" else None
-    ref = {}
-    for w in wls:
-        for t in avail:
-            c = cells["%s/%s" % (w["name"], t["name"])]
-            if not c["ok"]:
-                continue
-            d = cdir(w, t)
-            clear_profiles(d)
-            rc, cpu, wall = spawn(["./prog", str(w["scale"])], d, env=profile_env(d),
-                                  stdout=os.path.join(d, "run.out"), stderr=os.path.join(d, "run.err"), timeout=900)
-            out = read(os.path.join(d, "run.out"))
-            if rc != 0 or not out.rstrip().endswith("PASS"):
-                fail(w, t, "run failed (exit %d): %s" % (rc, first_line(read(os.path.join(d, "run.err")) or out)))
-                continue
-            if t["name"] == ref_tool:
-                ref[w["name"]] = out
-            elif w["name"] in ref and out != ref[w["name"]]:
-                fail(w, t, "output differs from %s's" % ref_tool)
-                continue
-            if not profile_written(d, t["counters"]):
-                fail(w, t, "no profile written")
-
-    # timed runs, interleaved
+    # timed runs, interleaved: round by round, each workload, each build (start rotated).
+    # Round 1 also checks each build: its output must be the plain gcc build's, end in PASS,
+    # and the run must write a profile; a failed cell keeps no times.
     order = [(w, t) for w in wls for t in avail]
-    log("timing: %d rounds of %d runs" % (cfg["rounds"], len(order)))
+    ref_tool = "gcc -O2" if any(t["name"] == "gcc -O2" for t in avail) else None
+    log("timing: %d rounds of %d runs (round 1 also checks outputs)" % (cfg["rounds"], len(order)))
     for r in range(cfg["rounds"]):
         for w in wls:
             ts = avail[r % len(avail):] + avail[:r % len(avail)]
@@ -730,12 +709,30 @@ def run(args):
                     continue
                 d = cdir(w, t)
                 clear_profiles(d)
-                rc, cpu, wall = spawn(["./prog", str(w["scale"])], d, env=profile_env(d), timeout=900)
+                so = os.path.join(d, "run.out") if r == 0 else None
+                se = os.path.join(d, "run.err") if r == 0 else None
+                rc, cpu, wall = spawn(["./prog", str(w["scale"])], d, env=profile_env(d), stdout=so, stderr=se,
+                                      timeout=900)
                 if rc != 0:
-                    fail(w, t, "timed run exited %d" % rc)
+                    why = first_line(read(se)) if se else ""
+                    fail(w, t, "run exited %d%s" % (rc, ": " + why if why else ""))
                     continue
+                if r == 0:
+                    if not read(so).rstrip().endswith("PASS"):
+                        fail(w, t, "output does not end in PASS")
+                        continue
+                    if not profile_written(d, t["counters"]):
+                        fail(w, t, "no profile written")
+                        continue
                 c["run_cpu"].append(cpu)
                 c["run_wall"].append(wall)
+            if r == 0 and ref_tool:
+                ref = read(os.path.join(cdir(w, [t for t in avail if t["name"] == ref_tool][0]), "run.out"))
+                for t in avail:
+                    c = cells["%s/%s" % (w["name"], t["name"])]
+                    if c["ok"] and t["name"] != ref_tool and read(os.path.join(cdir(w, t), "run.out")) != ref:
+                        c["run_cpu"], c["run_wall"] = [], []
+                        fail(w, t, "output differs from %s's" % ref_tool)
         log("  round %d of %d done" % (r + 1, cfg["rounds"]))
 
     # instruction counts (parallel: counts do not depend on load)
@@ -846,6 +843,7 @@ def main(argv):
     r.add_argument("--out")
     r.add_argument("--workloads")
     r.add_argument("--tools")
+    r.add_argument("--tools-conf", help="another tools.conf (same format)")
     r.add_argument("--rounds", type=int)
     r.add_argument("--no-chart", action="store_true")
     p = sub.add_parser("report")
