@@ -25,6 +25,7 @@ typedef struct {
 
 static const char *self = "pathcc";
 static bool own_option(Driver *d, const char *a);
+static size_t compiler_words = 1;  /* leading words of every command that name the compiler */
 
 /* Options whose value is the next argument (gcc's spelling); the value is never an input. */
 static bool takes_value(const char *a) {
@@ -51,8 +52,35 @@ static void die(const char *fmt, const char *a) {
 
 /* ---- running the real compiler ---- */
 
+/* Long command lines (a link of thousands of objects, expanded from @files) go back into a
+   response file, which gcc and clang both read. */
+static void shorten(Args *argv, char **rsp) {
+  size_t total = 0;
+  for (size_t i = 0; i < argv->n; i++) total += strlen(argv->v[i]) + 1;
+  if (total < 100000) return;
+  const char *t = getenv("TMPDIR");
+  *rsp = pp_xasprintf("%s/pathcc-args-XXXXXX", t && *t ? t : "/tmp");
+  int fd = mkstemp(*rsp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) die("cannot write a response file: %s", strerror(errno));
+  size_t first = compiler_words;  /* the compiler's own words stay on the command line */
+  for (size_t i = first; i < argv->n; i++) {
+    fputc('"', f);
+    for (const char *c = argv->v[i]; *c; c++) {
+      if (*c == '"' || *c == '\\') fputc('\\', f);
+      fputc(*c, f);
+    }
+    fputs("\"\n", f);
+  }
+  if (fclose(f)) die("cannot write a response file: %s", strerror(errno));
+  argv->n = first;
+  VEC_PUSH(*argv, pp_xasprintf("@%s", *rsp));
+}
+
 /* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
 static int run(Args *argv, const char *errfile, bool verbose) {
+  char *rsp = NULL;
+  shorten(argv, &rsp);
   VEC_PUSH(*argv, NULL);
   argv->n--;
   if (verbose) {
@@ -74,7 +102,8 @@ static int run(Args *argv, const char *errfile, bool verbose) {
   }
   int st;
   while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) return 127;
+    if (errno != EINTR) { st = 127 << 8; break; }
+  if (rsp) { unlink(rsp); free(rsp); }
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -568,6 +597,7 @@ int main(int argc, char **argv) {
   for (; i < argc && own_option(&d, argv[i]); i++) {}
   if (!wrapped && i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
   else if (!wrapped) split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
+  compiler_words = d.ccpre.n;
   for (; i < argc; i++)
     if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
   Plan p;
