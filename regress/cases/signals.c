@@ -1,4 +1,5 @@
 /* Case: an instrumented signal handler interrupting instrumented code at arbitrary points (interval timer). */
+/* regress: timing-dependent (how often the loop runs depends on the clock; exact.sh compares no two runs) */
 #define _XOPEN_SOURCE 700
 #include <signal.h>
 #include <stdio.h>
