@@ -270,9 +270,21 @@ int pp_cmd_report(int argc, char **argv) {
     free(where);
     free(lines);
   }
+  /* the busiest functions, each with its hottest paths */
+  VEC(Hot) busy = {0};
   for (size_t i = 0; i < l.units.n; i++)
-    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n; fn++)
-      if (!only || !strcmp(only, l.units.v[i].tab.funcs.v[fn].name)) print_function(&l.units.v[i], (int)fn, top);
+    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n; fn++) {
+      size_t n;
+      uint64_t ovf;
+      PPPathCount *p = pp_function_paths(&l.units.v[i], (int)fn, &n, &ovf);
+      Hot h = { &l.units.v[i], (int)fn, 0, sum(p, n), ovf };
+      free(p);
+      if ((h.count || ovf) && (!only || !strcmp(only, l.units.v[i].tab.funcs.v[fn].name))) VEC_PUSH(busy, h);
+    }
+  qsort(busy.v, busy.n, sizeof *busy.v, hot_cmp);
+  if (!only && busy.n > top) printf("\nThe %zu busiest of %zu executed functions:\n", top, busy.n);
+  for (size_t i = 0; i < busy.n && (only || i < top); i++) print_function(busy.v[i].u, busy.v[i].fn, top);
+  VEC_FREE(busy);
   for (size_t i = 0; i < l.units.n; i++)
     for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
       const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
