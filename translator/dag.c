@@ -1,6 +1,5 @@
 /* CFG -> DAG: reachability, back edges found by DFS, dummy edges, cuts that bound the path count. */
 #include "dag.h"
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,14 +24,10 @@ static void mark_live(PPGraph *g) {
   free(stack); free(start); free(adj);
 }
 
-/* Iterative DFS from the entry in edge order; an edge to a node still on the stack retreats. */
-static void mark_back_edges(PPGraph *g) {
-  int n = (int)g->blocks.n;
-  pp_graph_index(g);
-  char *state = pp_xcalloc((size_t)n, 1);        /* 0 new, 1 on stack, 2 done */
-  int *node = pp_xmalloc(sizeof(int) * (size_t)n), *next = pp_xmalloc(sizeof(int) * (size_t)n);
-  int top = 0;
-  node[0] = PP_ENTRY; next[0] = g->out_start[PP_ENTRY]; state[PP_ENTRY] = 1; top = 1;
+/* Iterative DFS in edge order; an edge to a node still on the stack retreats. */
+static void dfs(PPGraph *g, int root, char *state, int *node, int *next) {
+  int top = 1;
+  node[0] = root; next[0] = g->out_start[root]; state[root] = 1;
   while (top) {
     int v = node[top - 1];
     if (next[top - 1] == g->out_start[v + 1]) { state[v] = 2; top--; continue; }
@@ -40,6 +35,20 @@ static void mark_back_edges(PPGraph *g) {
     int w = g->edges.v[e].dst;
     if (state[w] == 1) g->edges.v[e].kind = EK_BACK;
     else if (state[w] == 0) { state[w] = 1; node[top] = w; next[top] = g->out_start[w]; top++; }
+  }
+}
+
+/* From the entry first; then from the targets of edges cut beforehand (goto *p's hub), whose
+   region the entry's search cannot reach, so its loops get back edges too. */
+static void mark_back_edges(PPGraph *g) {
+  int n = (int)g->blocks.n;
+  pp_graph_index(g);
+  char *state = pp_xcalloc((size_t)n, 1);        /* 0 new, 1 on stack, 2 done */
+  int *node = pp_xmalloc(sizeof(int) * (size_t)n), *next = pp_xmalloc(sizeof(int) * (size_t)n);
+  dfs(g, PP_ENTRY, state, node, next);
+  for (size_t i = 0; i < g->edges.n; i++) {
+    const PPEdge *e = &g->edges.v[i];
+    if (e->kind == EK_CUT && !e->dead && !state[e->dst]) dfs(g, e->dst, state, node, next);
   }
   free(state); free(node); free(next);
 }
@@ -78,7 +87,6 @@ static bool cut_pass(PPGraph *g, uint64_t t) {
   int *order = pp_xmalloc(sizeof(int) * (size_t)n);
   uint64_t *np = pp_xcalloc((size_t)n, sizeof(uint64_t));
   int k = pp_graph_topo(g, order);
-  assert(k > 0);
   bool changed = false;
   for (int i = k - 1; i >= 0; i--) {
     int v = order[i];
@@ -102,6 +110,10 @@ int pp_dag_build(PPGraph *g, uint64_t max_paths, const char **why) {
   mark_back_edges(g);
   add_dummies(g);
   pp_graph_index(g);
+  int *order = pp_xmalloc(sizeof(int) * g->blocks.n);
+  int acyclic = pp_graph_topo(g, order);
+  free(order);
+  if (acyclic < 0) { *why = "internal error: a cycle without a back edge"; return -1; }
   size_t dag_edges = 0;
   for (size_t i = 0; i < g->edges.n; i++) dag_edges += pp_edge_in_dag(&g->edges.v[i]);
   uint64_t t = max_paths / (2 * (uint64_t)dag_edges + 4);
@@ -111,9 +123,5 @@ int pp_dag_build(PPGraph *g, uint64_t max_paths, const char **why) {
     pp_graph_index(g);
   }
   *why = NULL;
-  int *order = pp_xmalloc(sizeof(int) * g->blocks.n);
-  int ok = pp_graph_topo(g, order);
-  free(order);
-  if (ok < 0) { *why = "internal error: the DAG has a cycle"; return -1; }
   return 0;
 }
