@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,20 +350,33 @@ static FILE *trace_log(void)
   return trace_fp;
 }
 
+/* One trace line with every signal held off: an instrumented signal handler that traces while
+   this thread is inside stdio would deadlock on the FILE lock or interleave half lines. */
+static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+{
+  FILE *f = trace_log();
+  sigset_t all, old;
+  if (!f)
+    return;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  if (block >= 0)
+    fprintf(f, "%c %016llx %lu %ld\n", kind, u ? u->checksum : 0ULL, fn, block);
+  else
+    fprintf(f, "%c %016llx %lu\n", kind, u ? u->checksum : 0ULL, fn);
+  pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
 /* Logs that control entered block `block` of function fn (doc/formats.md section 3). */
 void __pathprof_trace_block(struct __pathprof_unit *u, unsigned long fn, unsigned long block)
 {
-  FILE *f = trace_log();
-  if (f)
-    fprintf(f, "B %016llx %lu %lu\n", u ? u->checksum : 0ULL, fn, block);
+  trace_line('B', u, fn, (long)block);
 }
 
 /* Logs that the current activation of function fn is returning. */
 void __pathprof_trace_leave(struct __pathprof_unit *u, unsigned long fn)
 {
-  FILE *f = trace_log();
-  if (f)
-    fprintf(f, "X %016llx %lu\n", u ? u->checksum : 0ULL, fn);
+  trace_line('X', u, fn, -1);
 }
 
 /* At exit: flush the trace, then merge the counts into the profile file. */
