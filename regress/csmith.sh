@@ -18,7 +18,7 @@
 #
 # Output: "ok csmith SEED" / "not ok csmith SEED: why" (behaviour, and any pathcc warning),
 # "ok csmith-oracle SEED" / "not ok csmith-oracle SEED: why" (exact counts), "skip ..." for lines of
-# regress/csmith.known that still fail as listed, and the summary comment
+# regress/known-failures that still fail as listed, and the summary comment
 #   # csmith: N pass, N fail, N fell back, N functions uninstrumented (reasons: ...); oracle: N exact, N differ, ...
 top=$(cd "$(dirname "$0")/.." && pwd)
 self="$top/regress/csmith.sh"
@@ -98,6 +98,10 @@ PY
       153|124) rm -f trace/trace.txt; oracle skip "trace over 1 GB or run over 120s"; return ;;
     esac
     if ! ls trace/*.pp.json >/dev/null 2>&1; then oracle skip "no tables (unit not instrumented)"; return; fi
+    if [ ! -s trace/prof.out ]; then
+      if [ ! -s trace/trace.txt ]; then oracle skip "no instrumented function ran"; return; fi
+      oracle fail "no profile written, but the trace has $(wc -l <trace/trace.txt) events"; return
+    fi
     if ! "$tool/bin/pathprof" dump --decode trace/prof.out >trace/decoded.txt 2>trace/decoded.err; then
       oracle fail "pathprof dump --decode fails: $(first trace/decoded.err)"; return
     fi
@@ -165,7 +169,7 @@ else
   next=1; : >"$work/tried.txt"
   while [ "$(wc -l <"$work/usable.txt")" -lt "$count" ] && [ "$next" -le $((count * 4 + 100)) ]; do
     need=$((count - $(wc -l <"$work/usable.txt")))
-    n=$((need + need / 2 + jobs))
+    n=$((need + need / 4 + jobs))
     seq "$next" $((next + n - 1)) >"$work/batch.txt"
     next=$((next + n))
     xargs -P "$jobs" -n 1 sh "$self" --plain "$work" <"$work/batch.txt"
@@ -180,7 +184,7 @@ fi
 # Phase 2: the instrumented builds of the usable seeds.
 xargs -P "$jobs" -n 1 sh "$self" --check "$work" <"$work/usable.txt"
 
-python3 - "$work" "$top/regress/csmith.known" <<'PY'
+python3 - "$work" "$top/regress/known-failures" <<'PY'
 import collections, os, sys
 work, knownfile = sys.argv[1:3]
 known = {}   # (seed, "csmith"|"csmith-oracle") -> (status, root cause)
@@ -201,7 +205,7 @@ def report(kind, name, res, why):
     if res in ("pass", "ok"):
         print("ok %s %s" % (kind, name))
         if k:
-            print("# %s %s is listed in csmith.known (%s) but passes now: remove that line" % (kind, name, k[0]))
+            print("# %s %s is listed in regress/known-failures (%s) but passes now: remove that line" % (kind, name, k[0]))
     elif k and k[0] == res:
         print("skip %s %s: known %s: %s" % (kind, name, res, k[1]))
     else:

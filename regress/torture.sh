@@ -16,7 +16,7 @@
 #                      DIR/src once and reused)
 #
 # Output: "ok torture NAME", "not ok torture NAME: why", "skip torture NAME: known ..." for the tests
-# listed in regress/torture.known that still fail the way it says (the same for "torture-oracle NAME"),
+# listed in regress/known-failures that still fail the way it says (the same for "torture-oracle NAME"),
 # comment lines for tests skipped because they cannot run here (with the reason), and summary comments
 #   # torture: N pass, N fail, N fell back, N functions uninstrumented (reasons: ...); N skipped (...)
 #   # torture-oracle: N exact, N differ, N not checked (...)
@@ -93,6 +93,10 @@ PY
     if [ "$trc" = 153 ] || [ "$trc" = 124 ]; then rm -f trace.txt; oracle skip "trace too large (256 MB) or too slow (60s)"; return; fi
     if [ "$trc" != 0 ] || { cmp -s ../plain.out ../plain2.out && ! cmp -s prog.out ../plain.out; }; then
       oracle fail "the --trace build behaves differently from plain (status $trc)"; return
+    fi
+    if [ ! -s prof.out ]; then
+      if [ ! -s trace.txt ]; then oracle skip "no instrumented function ran"; return; fi
+      oracle fail "no profile written, but the trace has $(wc -l <trace.txt) events"; return
     fi
     if ! "$tool/bin/pathprof" dump --decode prof.out >decoded.txt 2>decoded.err; then
       oracle fail "pathprof dump --decode fails: $(first decoded.err)"; return
@@ -324,8 +328,8 @@ awk -F'\t' 'NR == FNR { sel[$1] = 1; next } ($1 in sel) && $2 == "run" { print $
 rm -rf "$work/t" && mkdir -p "$work/t"
 xargs -P "${TORTURE_JOBS:-2}" -n 1 sh "$self" --one "$work" <"$work/torun.txt"
 
-# Report, in name order, with the known failures (regress/torture.known) marked as such.
-python3 - "$work" "$top/regress/torture.known" <<'PY'
+# Report, in name order, with the known failures (regress/known-failures) marked as such.
+python3 - "$work" "$top/regress/known-failures" <<'PY'
 import collections, os, sys
 work, knownfile = sys.argv[1:3]
 known = {}   # (name, "torture"|"torture-oracle") -> (status, root cause)
@@ -350,7 +354,7 @@ def report(kind, name, res, why):
     if res in ("pass", "ok"):
         print("ok %s %s" % (kind, name))
         if k:
-            print("# %s %s is listed in torture.known (%s) but passes now: remove that line" % (kind, name, k[0]))
+            print("# %s %s is listed in regress/known-failures (%s) but passes now: remove that line" % (kind, name, k[0]))
     elif k and k[0] == res:
         print("skip %s %s: known %s: %s" % (kind, name, res, k[1]))
     else:
