@@ -213,6 +213,25 @@ def compute(raw):
             vals = [per[w["name"]][t["name"]] for w in workloads if per[w["name"]][t["name"]] is not None]
             g[t["name"]] = {"value": geomean(vals), "n": len(vals)}
         res["geomean"][key] = g
+    # a second view of run time, robust to one-sided noise from other load: fastest runs' ratio
+    per, spreads = {}, []
+    for w in workloads:
+        row = {}
+        for t in shown:
+            c = cells.get("%s/%s" % (w["name"], t["name"]))
+            bc = cells.get("%s/%s" % (w["name"], t["baseline"]))
+            ok = c and c.get("ok") and c.get("run_cpu") and bc and bc.get("ok") and bc.get("run_cpu")
+            row[t["name"]] = ratio(min(c["run_cpu"]), min(bc["run_cpu"])) if ok else None
+        per[w["name"]] = row
+    for c in cells.values():
+        v = c.get("run_cpu") or []
+        if c.get("ok") and len(v) > 1 and median(v):
+            spreads.append((max(v) - min(v)) / median(v))
+    res["metrics"]["run_min"] = per
+    res["geomean"]["run_min"] = {t["name"]: {"value": geomean([per[w["name"]][t["name"]] for w in workloads]),
+                                             "n": sum(1 for w in workloads if per[w["name"]][t["name"]] is not None)}
+                                 for t in shown}
+    res["run_spread_median"] = median(spreads)
     for tool, ref, factor in GOALS:
         tg = res["geomean"]["run"].get(tool, {}).get("value")
         rg = res["geomean"]["run"].get(ref, {}).get("value")
@@ -268,6 +287,12 @@ def markdown(res):
     out.append("")
     out.append("Geometric means over the workloads; ratios are to the plain -O2 build of the same "
                "compiler (1.00 = no overhead); counter memory is the geometric mean in bytes.")
+    if res.get("run_spread_median") is not None:
+        out.append("Run-time noise: the runs of one build spread by %.0f%% of their median (median over "
+                   "builds); run time from each build's fastest run instead: %s." % (
+                       100 * res["run_spread_median"],
+                       ", ".join("%s %s" % (t["name"], fmt_ratio(res["geomean"]["run_min"][t["name"]]["value"]))
+                                 for t in avail)))
     for key, title, kind in METRICS:
         out.append("")
         out.append("### " + title)

@@ -115,6 +115,11 @@ if res:
           close(res["geomean"]["counter_bytes"]["pathcc path"]["value"], (96 * 256) ** 0.5), cnt)
     check("baseline_seconds", close(res["baseline_seconds"]["gcc -O2"]["w1"], 1.1) and
           close(res["baseline_seconds"]["gcc -O2"]["w2"], 2.0), res["baseline_seconds"])
+    rmin = res["metrics"]["run_min"]
+    check("run_min_ratio", close(rmin["w1"]["gcov"], 1.2 / 0.9) and close(rmin["w2"]["gcov"], 1.2) and
+          rmin["w2"]["clang-cov"] is None, rmin)
+    # spreads of the cells with several runs: 3.73 0.15 0.06 0 2.59 0 -> median of the middle two
+    check("run_spread", close(res["run_spread_median"], ((1.7 - 1.6) / 1.65 + (1.4 - 1.2) / 1.32) / 2), res["run_spread_median"])
     goals = {x["tool"]: x for x in res["goals"]}
     pg = goals.get("pathcc path", {})
     check("goal_path", pg.get("status") == "not met" and close(pg.get("limit"), (1.2 * 1.275) ** 0.5 - 1), pg)
