@@ -355,7 +355,7 @@ def markdown(res):
 
 
 def chart(res, outdir):
-    """overhead.png: clustered bars of run-time overhead (%) per workload and tool, via gnuplot.
+    """overhead.png: clustered bars of run-time ratios per workload and tool (log scale), via gnuplot.
     Returns None on success, else the reason it was skipped."""
     gp = shutil.which("gnuplot")
     if not gp:
@@ -370,7 +370,7 @@ def chart(res, outdir):
         rows = [(w["name"], [res["metrics"]["run"][w["name"]][t["name"]] for t in avail]) for w in wl]
         rows.append(("geomean", [res["geomean"]["run"][t["name"]]["value"] for t in avail]))
         for name, vals in rows:
-            f.write('"%s" ' % name + " ".join("?" if v is None else "%.2f" % (100 * (v - 1)) for v in vals) + "\n")
+            f.write('"%s" ' % name + " ".join("?" if v is None else "%.4f" % v for v in vals) + "\n")
     terms = subprocess.run([gp, "-e", "set terminal"], capture_output=True, text=True).stdout + \
         subprocess.run([gp, "-e", "set terminal"], capture_output=True, text=True).stderr
     term = "pngcairo size 1200,560 font ',10'" if "pngcairo" in terms else "png size 1200,560"
@@ -378,17 +378,20 @@ def chart(res, outdir):
     with open(script, "w") as f:
         f.write("""set terminal %s
 set output '%s'
-set title 'Run-time overhead vs the plain -O2 build (median CPU time, %s mode)'
+set title 'Run time relative to the plain -O2 build of the same compiler (median CPU time, %s mode)'
 set datafile missing '?'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set ylabel 'overhead (%%)'
+set logscale y
+set yrange [0.8:*]
+set ytics (0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+set autoscale yfixmax
+set ylabel 'run time / plain run time (log scale; 1 = no overhead)'
 set grid ytics
 set key top left
 set xtics nomirror
-set yrange [*:*]
 plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)
 """ % (term, os.path.join(outdir, "overhead.png"), res.get("mode"), len(avail) + 1, dat))
     r = subprocess.run([gp, script], capture_output=True, text=True)
