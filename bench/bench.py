@@ -484,6 +484,28 @@ def profile_env(cell):
     return env
 
 
+def build_env():
+    """The environment for builds: nothing of the user's pathcc or profile settings leaks in
+    (PATHCC_FLAGS could change the mode, PATHPROF_DB would move the tables away)."""
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("PATHCC_") or k in ("PATHPROF_DB", "GCOV_PREFIX", "GCOV_PREFIX_STRIP"):
+            del env[k]
+    return env
+
+
+def dot_pathcc(start):
+    """The nearest .pathcc file upward from start (it would select what pathcc instruments)."""
+    d = os.path.abspath(start)
+    while True:
+        if os.path.isfile(os.path.join(d, ".pathcc")):
+            return os.path.join(d, ".pathcc")
+        up = os.path.dirname(d)
+        if up == d:
+            return None
+        d = up
+
+
 def clear_profiles(cell):
     for n in os.listdir(cell):
         if n.startswith("pathprof.out") or n.endswith(".gcda") or n.endswith(".profraw"):
@@ -511,7 +533,8 @@ def probe_tool(t, workdir):
     argv = tool_argv(t)
     if not shutil.which(argv[0]) and not os.path.exists(argv[0]):
         return "%s not found" % argv[0]
-    rc, _, _ = spawn(argv + ["-o", "probe", "probe.c"], d, stderr=os.path.join(d, "build.err"), timeout=120)
+    rc, _, _ = spawn(argv + ["-o", "probe", "probe.c"], d, env=build_env(), stderr=os.path.join(d, "build.err"),
+                     timeout=120)
     err = read(os.path.join(d, "build.err"))
     if rc != 0:
         if "profile" in err and ("cannot find" in err or "No such file" in err):
@@ -669,6 +692,10 @@ def run(args):
             os.makedirs(d, exist_ok=True)
             cells["%s/%s" % (w["name"], t["name"])] = {"ok": True, "note": "", "build_cpu": [], "build_wall": [],
                                                        "run_cpu": [], "run_wall": []}
+    benv = build_env()
+    dp = dot_pathcc(outdir)
+    if dp:
+        notes.append("%s selects what pathcc instruments in these builds" % dp)
     for rep in range(cfg["build_repeats"]):
         for w in wls:
             for t in avail:
@@ -677,7 +704,7 @@ def run(args):
                     continue
                 d = cdir(w, t)
                 argv = tool_argv(t) + w["cflags"] + ["-o", "prog"] + w["paths"] + ["-lm"]
-                rc, cpu, wall = spawn(argv, d, stderr=os.path.join(d, "build.err"), timeout=600)
+                rc, cpu, wall = spawn(argv, d, env=benv, stderr=os.path.join(d, "build.err"), timeout=600)
                 if rc != 0:
                     fail(w, t, "build failed: " + first_line(read(os.path.join(d, "build.err"))))
                     continue
@@ -838,7 +865,7 @@ def rewriter(wls, outdir, repeats, have_pathcc):
     for _ in range(repeats):
         shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(tmp)
-        env = dict(os.environ, PATHCC_KEEP="1", TMPDIR=tmp)
+        env = dict(build_env(), PATHCC_KEEP="1", TMPDIR=tmp)
         rc, cpu, _ = spawn([PATHCC, "gcc", "-O0"] + flags + ["-c", src, "-o", "unit.o"], d, env=env,
                            stderr=os.path.join(d, "pathcc.err"))
         if rc != 0:
