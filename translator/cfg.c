@@ -666,7 +666,8 @@ static bool has_jumps(CXCursor c) {
 }
 
 static bool is_setjmp(const char *n) {
-  static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "vfork", 0 };
+  static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "__builtin_setjmp",
+                                 "savectx", "vfork", 0 };
   for (int i = 0; names[i]; i++)
     if (!strcmp(n, names[i])) return true;
   return false;

@@ -46,9 +46,15 @@ static char *search_dir(const char *dir, uint64_t sum, int depth) {
   return found;
 }
 
-static char *find_tables(const struct pp_unitrec *u) {
+/* The unit's tables: where the build recorded them, else in $PATHPROF_DB or below the working
+   directory; *why says what was wrong with the recorded file when none is found. */
+static char *find_tables(const struct pp_unitrec *u, char **why) {
   uint64_t s;
+  struct stat st;
   if (tables_checksum(u->name, &s) == 0 && s == u->checksum) return pp_xstrdup(u->name);
+  if (stat(u->name, &st)) *why = pp_xasprintf("%s is missing", u->name);
+  else if (tables_checksum(u->name, &s)) *why = pp_xasprintf("%s is not a readable tables file", u->name);
+  else *why = pp_xasprintf("%s belongs to another build (checksum %016" PRIx64 ")", u->name, s);
   const char *db = getenv("PATHPROF_DB");
   if (db && *db) {
     char *copy = pp_xstrdup(db), *save = NULL, *found = NULL;
@@ -69,14 +75,16 @@ int pp_load(const char *profile, PPLoaded *l) {
   }
   for (size_t i = 0; i < l->prof.nunits; i++) {
     const struct pp_unitrec *u = &l->prof.units[i];
-    char *path = find_tables(u), *terr = NULL;
+    char *why = NULL, *path = find_tables(u, &why), *terr = NULL;
     PPLoadedUnit lu = { u, {0}, path };
     if (!path) {
-      fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s is missing or belongs to another build, "
-              "and none was found under $PATHPROF_DB or here\n", profile, u->checksum, u->name);
+      fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s, and none with its checksum was found "
+              "under $PATHPROF_DB or here\n", profile, u->checksum, why);
+      free(why);
       l->missing++;
       continue;
     }
+    free(why);
     if (pp_tables_read(path, &lu.tab, &terr)) {
       fprintf(stderr, "pathprof: %s\n", terr);
       free(terr); free(path);
@@ -229,8 +237,14 @@ int pp_cmd_report(int argc, char **argv) {
   size_t top = 10;
   const char *only = NULL, *file = NULL;
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--top") && i + 1 < argc) top = strtoul(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--function") && i + 1 < argc) only = argv[++i];
+    if (!strcmp(argv[i], "--top") || !strcmp(argv[i], "--function")) {
+      if (i + 1 >= argc) { fprintf(stderr, "pathprof report: %s needs a value\n", argv[i]); return 2; }
+      if (argv[i][2] == 'f') { only = argv[++i]; continue; }
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v <= 0) { fprintf(stderr, "pathprof report: --top wants a positive number, not '%s'\n", argv[i]); return 2; }
+      top = (size_t)v;
+    }
     else if (argv[i][0] == '-') { fprintf(stderr, "pathprof report: unknown option %s\n", argv[i]); return 2; }
     else file = argv[i];
   }
@@ -291,9 +305,13 @@ int pp_cmd_report(int argc, char **argv) {
       printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
     }
   int missing = l.missing;
+  bool known = !only;
+  for (size_t i = 0; i < l.units.n && !known; i++)
+    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n && !known; fn++) known = !strcmp(only, l.units.v[i].tab.funcs.v[fn].name);
+  if (!known) fprintf(stderr, "pathprof report: %s: no instrumented function named '%s'\n", file, only);
   VEC_FREE(hot);
   pp_loaded_free(&l);
-  return missing ? 1 : 0;
+  return missing || !known ? 1 : 0;
 }
 
 /* ---- dump ---- */

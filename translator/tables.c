@@ -51,6 +51,15 @@ static json_t *func_json(const PPTabFunc *f) {
   return o;
 }
 
+/* FNV-1a of the functions' canonical JSON: a reader recomputes it, so an edited or partly lost
+   function list is refused instead of silently losing counts. */
+static char *digest(json_t *funcs) {
+  char *text = json_dumps(funcs, JSON_COMPACT | JSON_SORT_KEYS);
+  char *d = pp_xasprintf("%016" PRIx64, text ? pp_fnv1a(PP_FNV_BASIS, text, strlen(text)) : 0);
+  free(text);
+  return d;
+}
+
 /* Written aside and renamed, so a reader never sees half a file. */
 int pp_tables_write(const PPTables *t, const char *path, char **err) {
   char sum[17];
@@ -67,6 +76,9 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
                            "array_limit", u64_str(t->array_limit),
                            "hash_cap", (json_int_t)t->hash_cap, "ncounters", u64_str(t->ncounters),
                            "files", files, "functions", funcs, "skipped", skipped);
+  char *dg = digest(funcs);
+  json_object_set_new(root, "digest", json_string(dg));
+  free(dg);
   char *tmp = pp_xasprintf("%s.tmp.%ld", path, (long)getpid());
   int rc = json_dump_file(root, tmp, JSON_COMPACT);
   json_decref(root);
@@ -196,6 +208,13 @@ int pp_tables_read(const char *path, PPTables *t, char **err) {
   if (json_integer_value(json_object_get(root, "version")) != TABLES_VERSION) {
     *err = pp_xasprintf("%s: tables version %d, this pathprof reads version %d", path,
                         (int)json_integer_value(json_object_get(root, "version")), TABLES_VERSION);
+    goto done;
+  }
+  char *dg = digest(funcs);
+  bool intact = !strcmp(dg, str_or(root, "digest", ""));
+  free(dg);
+  if (!intact) {
+    *err = pp_xasprintf("%s: tables damaged: the function list does not match its digest", path);
     goto done;
   }
   t->checksum = strtoull(sum, NULL, 16);
