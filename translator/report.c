@@ -187,19 +187,17 @@ char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
   return pp_str_take(&s);
 }
 
-/* ---- report ---- */
+/* ---- the program's functions ---- */
 
-typedef struct { const PPLoadedUnit *u; int fn; uint64_t id, count, total; } Hot;
-
-static int hot_cmp(const void *a, const void *b) {
-  const Hot *x = a, *y = b;
-  if (x->count != y->count) return x->count > y->count ? -1 : 1;
-  return 0;
+static bool same_function(const PPFuncView *v, const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *a = &v->u->tab.funcs.v[v->fn], *b = &u->tab.funcs.v[fn];
+  return !strcmp(a->name, b->name) && a->line == b->line && a->g.npaths == b->g.npaths &&
+         a->g.edges.n == b->g.edges.n && !strcmp(v->u->tab.files.v[a->file], u->tab.files.v[b->file]);
 }
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
+static int by_id(const void *a, const void *b) {
+  const PPPathCount *x = a, *y = b;
+  return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static uint64_t sum(const PPPathCount *p, size_t n) {
@@ -208,29 +206,109 @@ static uint64_t sum(const PPPathCount *p, size_t n) {
   return s;
 }
 
-static void print_function(const PPLoadedUnit *u, int fn, size_t top) {
-  const PPTabFunc *f = &u->tab.funcs.v[fn];
-  size_t n;
-  uint64_t ovf;
-  PPPathCount *p = pp_function_paths(u, fn, &n, &ovf);
-  uint64_t total = sum(p, n);
-  printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s\n",
-         f->name, base(u->tab.files.v[f->file]), f->line, f->end_line, total, n, f->g.npaths, f->probes, f->cfg_edges,
-         f->hash ? ", hash table" : "");
-  if (ovf) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", ovf);
-  for (size_t i = 0; i < n && i < top; i++) {
-    char *lines = pp_path_lines(&u->tab, f, p[i].id);
-    printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", p[i].count, 100.0 * (double)p[i].count / (double)total, p[i].id, lines);
+/* Adds another copy's counts to v: both lists by id, equal ids summed, hottest first again. */
+static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
+  v->paths = pp_xrealloc(v->paths, sizeof *p * (v->n + n + 1));
+  memcpy(v->paths + v->n, p, sizeof *p * n);
+  size_t m = v->n + n, k = 0;
+  qsort(v->paths, m, sizeof *p, by_id);
+  for (size_t i = 0; i < m; i++) {
+    if (k && v->paths[k - 1].id == v->paths[i].id) v->paths[k - 1].count = pp_sat_add(v->paths[k - 1].count, v->paths[i].count);
+    else v->paths[k++] = v->paths[i];
+  }
+  v->n = k;
+  qsort(v->paths, v->n, sizeof *p, hotter);
+  v->total = sum(v->paths, v->n);
+  v->overflow = pp_sat_add(v->overflow, ovf);
+  v->copies++;
+}
+
+PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n) {
+  VEC(PPFuncView) v = {0};
+  for (size_t i = 0; i < l->units.n; i++)
+    for (size_t fn = 0; fn < l->units.v[i].tab.funcs.n; fn++) {
+      size_t k, np;
+      uint64_t ovf;
+      PPPathCount *p = pp_function_paths(&l->units.v[i], (int)fn, &np, &ovf);
+      for (k = 0; k < v.n && !same_function(&v.v[k], &l->units.v[i], (int)fn); k++) {}
+      if (k == v.n) {
+        PPFuncView f = { &l->units.v[i], (int)fn, NULL, 0, 0, 0, 0 };
+        VEC_PUSH(v, f);
+      }
+      add_copy(&v.v[k], p, np, ovf);
+      free(p);
+    }
+  *n = v.n;
+  return v.v;
+}
+
+void pp_program_free(PPFuncView *v, size_t n) {
+  for (size_t i = 0; i < n; i++) free(v[i].paths);
+  free(v);
+}
+
+/* ---- report ---- */
+
+typedef struct { const PPFuncView *f; uint64_t id, count; } Hot;
+
+static int hot_cmp(const void *a, const void *b) {
+  const Hot *x = a, *y = b;
+  return x->count != y->count ? (x->count > y->count ? -1 : 1) : 0;
+}
+
+static int busy_cmp(const void *a, const void *b) {
+  const PPFuncView *x = *(const PPFuncView *const *)a, *y = *(const PPFuncView *const *)b;
+  return x->total != y->total ? (x->total > y->total ? -1 : 1) : 0;
+}
+
+static const char *base(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static void print_function(const PPFuncView *v, size_t top) {
+  const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
+  printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
+         f->name, base(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
+         f->cfg_edges, f->hash ? ", hash table" : "");
+  if (v->copies > 1) printf(", compiled into %d units", v->copies);
+  printf("\n");
+  if (v->overflow) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", v->overflow);
+  for (size_t i = 0; i < v->n && i < top; i++) {
+    char *lines = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+    printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", v->paths[i].count,
+           100.0 * (double)v->paths[i].count / (double)v->total, v->paths[i].id, lines);
     free(lines);
   }
-  if (n > top) printf("  ... %zu more executed paths\n", n - top);
-  free(p);
+  if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
 }
 
 static const char *profile_name(const char *arg) {
   if (arg) return arg;
   const char *e = getenv("PATHPROF_FILE");
   return e && *e && !strchr(e, '%') ? e : "pathprof.out";
+}
+
+static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size_t top) {
+  VEC(Hot) hot = {0};
+  for (size_t i = 0; i < nv; i++)
+    for (size_t k = 0; k < v[i].n; k++) {
+      Hot h = { &v[i], v[i].paths[k].id, v[i].paths[k].count };
+      if (!only || !strcmp(only, v[i].u->tab.funcs.v[v[i].fn].name)) VEC_PUSH(hot, h);
+    }
+  qsort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
+  printf("\nHottest paths%s%s\n  %12s %6s  %-24s %s\n", only ? " of " : "", only ? only : "", "count", "%fn", "function", "path (lines)");
+  for (size_t i = 0; i < hot.n && i < top; i++) {
+    const PPFuncView *fv = hot.v[i].f;
+    const PPTabFunc *f = &fv->u->tab.funcs.v[fv->fn];
+    char *where = pp_xasprintf("%s (%s:%u)", f->name, base(fv->u->tab.files.v[f->file]), f->line);
+    char *lines = pp_path_lines(&fv->u->tab, f, hot.v[i].id);
+    printf("  %12" PRIu64 " %5.1f%%  %-24s #%" PRIu64 " %s\n", hot.v[i].count,
+           100.0 * (double)hot.v[i].count / (double)fv->total, where, hot.v[i].id, lines);
+    free(where);
+    free(lines);
+  }
+  VEC_FREE(hot);
 }
 
 int pp_cmd_report(int argc, char **argv) {
@@ -251,67 +329,38 @@ int pp_cmd_report(int argc, char **argv) {
   file = profile_name(file);
   PPLoaded l;
   if (pp_load(file, &l)) return 1;
-  VEC(Hot) hot = {0};
+  size_t nv;
+  PPFuncView *v = pp_program_functions(&l, &nv);
   uint64_t all = 0;
-  size_t nfuncs = 0;
-  for (size_t i = 0; i < l.units.n; i++)
-    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n; fn++) {
-      size_t n;
-      uint64_t ovf;
-      PPPathCount *p = pp_function_paths(&l.units.v[i], (int)fn, &n, &ovf);
-      uint64_t total = sum(p, n);
-      nfuncs++;
-      all = pp_sat_add(all, total);
-      for (size_t k = 0; k < n; k++) {
-        Hot h = { &l.units.v[i], (int)fn, p[k].id, p[k].count, total };
-        if (!only || !strcmp(only, l.units.v[i].tab.funcs.v[fn].name)) VEC_PUSH(hot, h);
-      }
-      free(p);
-    }
-  qsort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
-  printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n, nfuncs, all);
+  for (size_t i = 0; i < nv; i++) all = pp_sat_add(all, v[i].total);
+  printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n, nv, all);
   for (size_t i = 0; i < l.units.n; i++)
     if (l.units.v[i].rec->dropped)
       printf("!! %s: %llu path ends were not counted: the hash table (%lu entries) was full; rebuild with a larger "
              "pathcc --hash-cap\n", l.units.v[i].tab.source, l.units.v[i].rec->dropped, l.units.v[i].tab.hash_cap);
-  printf("\nHottest paths%s%s\n  %12s %6s  %-24s %s\n", only ? " of " : "", only ? only : "", "count", "%fn", "function", "path (lines)");
-  for (size_t i = 0; i < hot.n && i < top; i++) {
-    const PPTabFunc *f = &hot.v[i].u->tab.funcs.v[hot.v[i].fn];
-    char *where = pp_xasprintf("%s (%s:%u)", f->name, base(hot.v[i].u->tab.files.v[f->file]), f->line);
-    char *lines = pp_path_lines(&hot.v[i].u->tab, f, hot.v[i].id);
-    printf("  %12" PRIu64 " %5.1f%%  %-24s #%" PRIu64 " %s\n", hot.v[i].count,
-           100.0 * (double)hot.v[i].count / (double)hot.v[i].total, where, hot.v[i].id, lines);
-    free(where);
-    free(lines);
-  }
+  print_hottest(v, nv, only, top);
   /* the busiest functions, each with its hottest paths */
-  VEC(Hot) busy = {0};
-  for (size_t i = 0; i < l.units.n; i++)
-    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n; fn++) {
-      size_t n;
-      uint64_t ovf;
-      PPPathCount *p = pp_function_paths(&l.units.v[i], (int)fn, &n, &ovf);
-      Hot h = { &l.units.v[i], (int)fn, 0, sum(p, n), ovf };
-      free(p);
-      if ((h.count || ovf) && (!only || !strcmp(only, l.units.v[i].tab.funcs.v[fn].name))) VEC_PUSH(busy, h);
-    }
-  qsort(busy.v, busy.n, sizeof *busy.v, hot_cmp);
+  VEC(const PPFuncView *) busy = {0};
+  bool known = !only;
+  for (size_t i = 0; i < nv; i++) {
+    bool named = only && !strcmp(only, v[i].u->tab.funcs.v[v[i].fn].name);
+    known |= named;
+    if ((v[i].total || v[i].overflow) && (!only || named)) VEC_PUSH(busy, &v[i]);
+  }
+  qsort(busy.v, busy.n, sizeof *busy.v, busy_cmp);
   if (!only && busy.n > top) printf("\nThe %zu busiest of %zu executed functions:\n", top, busy.n);
-  for (size_t i = 0; i < busy.n && (only || i < top); i++) print_function(busy.v[i].u, busy.v[i].fn, top);
+  for (size_t i = 0; i < busy.n && (only || i < top); i++) print_function(busy.v[i], top);
   VEC_FREE(busy);
   for (size_t i = 0; i < l.units.n; i++)
     for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
       const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
       printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
     }
-  int missing = l.missing;
-  bool known = !only;
-  for (size_t i = 0; i < l.units.n && !known; i++)
-    for (size_t fn = 0; fn < l.units.v[i].tab.funcs.n && !known; fn++) known = !strcmp(only, l.units.v[i].tab.funcs.v[fn].name);
   if (!known) fprintf(stderr, "pathprof report: %s: no instrumented function named '%s'\n", file, only);
-  VEC_FREE(hot);
+  int rc = l.missing || !known ? 1 : 0;
+  pp_program_free(v, nv);
   pp_loaded_free(&l);
-  return missing || !known ? 1 : 0;
+  return rc;
 }
 
 /* ---- dump ---- */

@@ -29,6 +29,20 @@ void pp_loaded_free(PPLoaded *l);
    count of path ends with an out-of-range register. */
 PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow);
 
+/* One function of the program: the same function compiled into several units (a static inline
+   function of a header) is one view with the counts of all its copies added. */
+typedef struct {
+  const PPLoadedUnit *u;     /* the unit whose tables describe it */
+  int fn;
+  PPPathCount *paths;        /* executed paths, hottest first */
+  size_t n;
+  uint64_t total, overflow;  /* path executions; path ends with an out-of-range register */
+  int copies;                /* units it was compiled into */
+} PPFuncView;
+
+PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n);
+void pp_program_free(PPFuncView *v, size_t n);
+
 /* A path as the blocks it runs through; *from_loop: it starts at a loop header (after a back or
    cut edge), *to_loop: it ends by taking one. Returns the number of blocks or -1. */
 int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *from_loop, bool *to_loop);
