@@ -1,12 +1,33 @@
-/* core.c: the freestanding runtime core: unit registry, bounded hash counters, profile dump, reset. */
+/* core.c: the freestanding runtime core: unit registry, bounded hash counters, profile dump, reset.
+   Needs no library at all: no malloc, no stdio, no libgcc helpers (no 64-bit division, shift by a
+   variable amount or, on 32-bit targets, 64-bit multiplication), no 64-bit atomics, no
+   constructors. Builds warning-free with -ffreestanding -nostdlib for arm-none-eabi (Cortex-M0+,
+   M3, M4) and riscv64-unknown-elf (rv64 and rv32). */
 #include "core.h"
 
 #define UNIT_TAG 0x54494E55UL  /* "UNIT" */
 #define END_TAG 0x00444E45UL   /* "END\0" */
 #define FNV_BASIS 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
 #define MAX_PROBES 64
-#define CHUNK 256
+#define SAT32 0xffffffffUL
+/* Bytes handed to a write_fn at once: -DPATHPROF_CHUNK=N (1..256) trades stack for calls. */
+#ifndef PATHPROF_CHUNK
+#define PATHPROF_CHUNK 256
+#endif
+#if PATHPROF_CHUNK < 1 || PATHPROF_CHUNK > 256
+#error "PATHPROF_CHUNK must be between 1 and 256"
+#endif
+#define CHUNK PATHPROF_CHUNK
+
+/* Targets with 32-bit longs get a 32-bit hash mix (no 64-bit multiply, which Cortex-M0 lacks). */
+#if defined(PATHPROF_SLOT32) || (defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ < 8)
+#define SLOT32 1
+#endif
+/* Targets without a divide instruction reduce the hash with shifts instead of %. */
+#if defined(PATHPROF_SOFT_DIV) || (defined(__arm__) && !defined(__ARM_FEATURE_IDIV)) || \
+    (defined(__riscv) && !defined(__riscv_div))
+#define SOFT_DIV 1
+#endif
 
 /* The registry ends in this sentinel, so a registered unit's next is never 0. */
 static struct __pathprof_unit sentinel;
@@ -17,7 +38,16 @@ static struct __pathprof_unit *head = &sentinel;
 /* Set once the back end has been initialised. */
 static int backend_ready;
 
-#if defined(__GNUC__)
+/* How the registry's links are published, best first:
+   - GNU atomics, where pointers and ints are lock-free (no libatomic call): hosts, Cortex-M3/M4,
+     RISC-V with the A extension;
+   - -DPATHPROF_IRQ_SAVE()=expr -DPATHPROF_IRQ_RESTORE(s)=stmt: a critical section of the user's
+     (expr returns an unsigned long state that stmt restores), for other single-core targets;
+   - on ARM M-profile cores without exclusives (Cortex-M0/M0+/M23): PRIMASK masks interrupts;
+   - else plain loads and stores: registrations must not race (one thread, no instrumented
+     interrupt handler whose unit registers while the main program registers another). */
+#if defined(__GNUC__) && defined(__GCC_ATOMIC_POINTER_LOCK_FREE) && \
+    __GCC_ATOMIC_POINTER_LOCK_FREE == 2 && __GCC_ATOMIC_INT_LOCK_FREE == 2
 /* Reads a shared link so that the unit it points to is fully visible (acquire). */
 static struct __pathprof_unit *load_link(struct __pathprof_unit **p)
 {
@@ -43,7 +73,31 @@ static int first_to_set(int *flag)
   return __atomic_exchange_n(flag, 1, __ATOMIC_ACQ_REL) == 0;
 }
 #else
-/* Plain read of a link: without GNU atomics the registry assumes one thread registers at a time. */
+#if defined(PATHPROF_IRQ_SAVE) && defined(PATHPROF_IRQ_RESTORE)
+#define IRQ_SAVE() (PATHPROF_IRQ_SAVE())
+#define IRQ_RESTORE(s) PATHPROF_IRQ_RESTORE(s)
+#elif defined(__GNUC__) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+/* Masks interrupts (PRIMASK) and returns the previous mask. */
+static unsigned long irq_save(void)
+{
+  unsigned long s;
+  __asm__ __volatile__("mrs %0, primask\n\tcpsid i" : "=r"(s) : : "memory");
+  return s;
+}
+
+/* Restores the mask irq_save returned. */
+static void irq_restore(unsigned long s)
+{
+  __asm__ __volatile__("msr primask, %0" : : "r"(s) : "memory");
+}
+#define IRQ_SAVE() irq_save()
+#define IRQ_RESTORE(s) irq_restore(s)
+#else
+#define IRQ_SAVE() 0UL
+#define IRQ_RESTORE(s) ((void)(s))
+#endif
+
+/* Plain read of a link (aligned pointer loads are single accesses on every supported core). */
 static struct __pathprof_unit *load_link(struct __pathprof_unit **p)
 {
   return *p;
@@ -55,26 +109,47 @@ static void store_link(struct __pathprof_unit **p, struct __pathprof_unit *v)
   *p = v;
 }
 
-/* Non-atomic compare-and-swap with the same contract as the GNU version. */
+/* Compare-and-swap with the same contract as the GNU version, inside the critical section. */
 static int swap_link(struct __pathprof_unit **p, struct __pathprof_unit **expect,
                      struct __pathprof_unit *v)
 {
-  if (*p != *expect) {
+  unsigned long s = IRQ_SAVE();
+  int ok = *p == *expect;
+  if (ok)
+    *p = v;
+  else
     *expect = *p;
-    return 0;
-  }
-  *p = v;
-  return 1;
+  IRQ_RESTORE(s);
+  return ok;
 }
 
-/* Sets the flag and says whether it was clear before. */
+/* Sets the flag and says whether it was clear before, inside the critical section. */
 static int first_to_set(int *flag)
 {
+  unsigned long s = IRQ_SAVE();
   int was = *flag;
   *flag = 1;
+  IRQ_RESTORE(s);
   return was == 0;
 }
 #endif
+
+/* The width view of a version-2 unit, or 0 for a version-1 unit. A version-2 unit registers
+   the address of its first member, which converts back to the whole struct (C99 6.7.2.1p13). */
+static const struct __pathprof_unit_width *width_view(const struct __pathprof_unit *u)
+{
+  return u->version == PATHPROF_UNIT_VERSION_WIDTH ? (const struct __pathprof_unit_width *)u : 0;
+}
+
+/* Whether the core can read u's fields: a known layout version and counter width. */
+static int layout_ok(const struct __pathprof_unit *u)
+{
+  const struct __pathprof_unit_width *w;
+  if (u->version == PATHPROF_UNIT_VERSION)
+    return 1;
+  w = width_view(u);
+  return w && (w->counter_bits == 64 || w->counter_bits == 32);
+}
 
 /* Links u into the registry once, even when several threads race to register it.
    A unit with an unknown layout version is marked but never linked (its fields can't be read). */
@@ -86,7 +161,7 @@ void __pathprof_register(struct __pathprof_unit *u)
     return;
   if (!swap_link(&u->next, &expect, &claimed))
     return; /* already registered, or another thread is doing it */
-  if (u->version != PATHPROF_UNIT_VERSION)
+  if (!layout_ok(u))
     return;
   h = load_link(&head);
   do
@@ -110,6 +185,7 @@ struct __pathprof_unit *__pathprof_next(struct __pathprof_unit *u)
   return (n == &sentinel || n == 0) ? 0 : n;
 }
 
+#ifndef SLOT32
 /* Mixes (fn, id) into 64 well-spread bits (splitmix64 finaliser) to pick a first probe. */
 static unsigned long long mix(unsigned long fn, unsigned long long id)
 {
@@ -121,12 +197,49 @@ static unsigned long long mix(unsigned long fn, unsigned long long id)
   h ^= h >> 33;
   return h;
 }
+#else
+/* Mixes (fn, id) into 32 well-spread bits (murmur3 finaliser) with 32-bit multiplies only. */
+static unsigned long mix(unsigned long fn, unsigned long long id)
+{
+  unsigned long h = (unsigned long)(id & SAT32) ^ (((unsigned long)(id >> 32) * 0x85ebca6bUL) & SAT32) ^
+                    ((fn * 0x9e3779b9UL) & SAT32);
+  h ^= h >> 16;
+  h = (h * 0x85ebca6bUL) & SAT32;
+  h ^= h >> 13;
+  h = (h * 0xc2b2ae35UL) & SAT32;
+  h ^= h >> 16;
+  return h;
+}
+#endif
 
-/* First probe slot: the mix folded to a long first, so 32-bit targets need no 64-bit division. */
+/* h % d (d > 0), with a divide instruction or, where there is none, by shift and subtract. */
+static unsigned long reduce(unsigned long h, unsigned long d)
+{
+#ifdef SOFT_DIV
+  unsigned long r = 0, top;
+  int i, bits = (int)(8 * sizeof r);
+
+  for (i = bits - 1; i >= 0; i--) {
+    top = r >> (bits - 1);
+    r = (r << 1) | ((h >> i) & 1UL);
+    if (top || r >= d)
+      r -= d; /* when top was set the true value exceeds d and the difference fits */
+  }
+  return r;
+#else
+  return h % d;
+#endif
+}
+
+/* First probe slot: on 64-bit longs the mix is folded to a long first. */
 static unsigned long first_slot(unsigned long fn, unsigned long long id, unsigned long cap)
 {
+#ifndef SLOT32
   unsigned long long h = mix(fn, id);
-  return (unsigned long)(h ^ (h >> 32)) % cap;
+  return reduce((unsigned long)(h ^ (h >> 32)), cap);
+#else
+  return reduce(mix(fn, id), cap);
+#endif
 }
 
 /* Counts one path end of hash-mode function fn; at most 64 probes, never outside the table. */
@@ -161,19 +274,51 @@ void __pathprof_hash_add(struct __pathprof_unit *u, unsigned long fn, unsigned l
   u->hash_dropped++;
 }
 
+/* Array counter i of u, whatever its width. */
+unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i)
+{
+  const struct __pathprof_unit_width *w;
+
+  if (!u || i >= u->ncounters)
+    return 0;
+  w = width_view(u);
+  if (w && w->counter_bits == 32)
+    return w->counters32 ? w->counters32[i] : 0;
+  return u->counters ? u->counters[i] : 0;
+}
+
+/* Sets array counter i of u; a 32-bit counter saturates. Stores go through a volatile lvalue
+   so that a zeroing loop is not turned into a call to memset, which -nostdlib lacks. */
+void __pathprof_counter_set(struct __pathprof_unit *u, unsigned long i, unsigned long long v)
+{
+  const struct __pathprof_unit_width *w;
+
+  if (!u || i >= u->ncounters)
+    return;
+  w = width_view(u);
+  if (w && w->counter_bits == 32) {
+    if (w->counters32)
+      *(volatile unsigned int *)&w->counters32[i] = (unsigned int)(v > SAT32 ? SAT32 : v);
+  } else if (u->counters) {
+    *(volatile unsigned long long *)&u->counters[i] = v;
+  }
+}
+
 /* Zeroes every counter, hash entry and dropped count of every registered unit. */
 void pathprof_reset(void)
 {
   struct __pathprof_unit *u;
+  volatile unsigned long long *e;
   unsigned long i;
 
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
-    for (i = 0; u->counters && i < u->ncounters; i++)
-      u->counters[i] = 0;
+    for (i = 0; i < u->ncounters; i++)
+      __pathprof_counter_set(u, i, 0);
     for (i = 0; u->hash && i < u->hash_cap; i++) {
-      u->hash[3 * i] = 0;
-      u->hash[3 * i + 1] = 0;
-      u->hash[3 * i + 2] = 0;
+      e = u->hash + 3 * i;
+      e[0] = 0;
+      e[1] = 0;
+      e[2] = 0;
     }
     u->hash_dropped = 0;
   }
@@ -183,11 +328,22 @@ void pathprof_reset(void)
 struct out {
   pathprof_write_fn fn;
   void *ctx;
-  unsigned long long fnv;
+  unsigned long fnv_lo, fnv_hi; /* the running FNV-1a 64 as two 32-bit halves */
   unsigned long n;
   int failed;
   unsigned char buf[CHUNK];
 };
+
+/* Starts a dump into fn. */
+static void out_init(struct out *o, pathprof_write_fn fn, void *ctx)
+{
+  o->fn = fn;
+  o->ctx = ctx;
+  o->fnv_lo = (unsigned long)(FNV_BASIS & SAT32);
+  o->fnv_hi = (unsigned long)(FNV_BASIS >> 32);
+  o->n = 0;
+  o->failed = 0;
+}
 
 /* Hands the buffered bytes to the sink; after one failure the sink is not called again. */
 static void flush(struct out *o)
@@ -197,10 +353,23 @@ static void flush(struct out *o)
   o->n = 0;
 }
 
+/* One FNV-1a 64 step, h = (h ^ b) * 0x100000001b3 (= 2^40 + 0x1b3), in 32-bit halves: no 64-bit
+   multiply, which cores without a 32x32->64 multiply (Cortex-M0) would call a library for. */
+static void fnv_step(struct out *o, unsigned char b)
+{
+  unsigned long lo = o->fnv_lo ^ b, p0, p1, t;
+
+  p0 = (lo & 0xffffUL) * 0x1b3UL;          /* < 2^25 */
+  p1 = ((lo >> 16) & 0xffffUL) * 0x1b3UL;  /* < 2^25 */
+  t = (p0 >> 16) + p1;                     /* lo * 0x1b3 >> 16 */
+  o->fnv_lo = ((t & 0xffffUL) << 16) | (p0 & 0xffffUL);
+  o->fnv_hi = (o->fnv_hi * 0x1b3UL + (t >> 16) + (lo << 8)) & SAT32;
+}
+
 /* Appends one byte to the chunk and to the running checksum. */
 static void put_byte(struct out *o, unsigned char b)
 {
-  o->fnv = (o->fnv ^ b) * FNV_PRIME;
+  fnv_step(o, b);
   o->buf[o->n++] = b;
   if (o->n == CHUNK)
     flush(o);
@@ -214,12 +383,11 @@ static void put_u32(struct out *o, unsigned long v)
     put_byte(o, (unsigned char)((v >> (8 * i)) & 0xff));
 }
 
-/* Appends a little-endian 64-bit integer. */
+/* Appends a little-endian 64-bit integer as two halves (constant shifts only). */
 static void put_u64(struct out *o, unsigned long long v)
 {
-  int i;
-  for (i = 0; i < 8; i++)
-    put_byte(o, (unsigned char)((v >> (8 * i)) & 0xff));
+  put_u32(o, (unsigned long)(v & 0xffffffffUL));
+  put_u32(o, (unsigned long)(v >> 32));
 }
 
 /* Length of the unit's name (its tables path), capped to what a u32 can say. */
@@ -266,11 +434,10 @@ static void put_hash(struct out *o, const struct __pathprof_unit *u, unsigned lo
   }
 }
 
-/* Writes one unit record: fixed fields, padded name, array counters, used hash entries. */
-static void put_unit(struct out *o, const struct __pathprof_unit *u)
+/* Writes one unit record: fixed fields, padded name, array counters, nhash hash entries. */
+static void put_unit(struct out *o, const struct __pathprof_unit *u, unsigned long long nhash)
 {
   unsigned long len = name_len(u->tables), i;
-  unsigned long long nhash = used_entries(u);
 
   put_u32(o, UNIT_TAG);
   put_u32(o, len);
@@ -283,8 +450,33 @@ static void put_unit(struct out *o, const struct __pathprof_unit *u)
   for (; i % 8; i++)
     put_byte(o, 0);
   for (i = 0; i < u->ncounters && !o->failed; i++)
-    put_u64(o, u->counters ? u->counters[i] : 0);
+    put_u64(o, __pathprof_counter_get(u, i));
   put_hash(o, u, nhash);
+}
+
+/* Size of u's record: 40 fixed bytes, the padded name, 8 per counter, 24 per hash entry. */
+unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned long long *nhash)
+{
+  unsigned long len = name_len(u->tables);
+  unsigned long long n = used_entries(u);
+
+  if (nhash)
+    *nhash = n;
+  return 40 + (len + 7) / 8 * 8 + 8 * u->ncounters + 24 * (unsigned long)n;
+}
+
+/* Streams one unit record through fn. */
+int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long nhash,
+                           pathprof_write_fn fn, void *ctx)
+{
+  struct out o;
+
+  if (!fn || !u)
+    return -1;
+  out_init(&o, fn, ctx);
+  put_unit(&o, u, nhash);
+  flush(&o);
+  return o.failed ? -1 : 0;
 }
 
 /* Streams the profile of all registered units through fn in chunks of at most 256 bytes. */
@@ -292,28 +484,27 @@ int pathprof_dump(pathprof_write_fn fn, void *ctx)
 {
   struct out o;
   struct __pathprof_unit *u;
-  unsigned long nunits = 0;
+  unsigned long nunits = 0, lo, hi;
   const char *magic = "PATHPROF";
   int i;
 
   if (!fn)
     return -1;
-  o.fn = fn;
-  o.ctx = ctx;
-  o.fnv = FNV_BASIS;
-  o.n = 0;
-  o.failed = 0;
+  out_init(&o, fn, ctx);
   for (i = 0; i < 8; i++)
     put_byte(&o, (unsigned char)magic[i]);
   put_u32(&o, 1);
   put_u32(&o, 0);
   for (u = __pathprof_first(); u && !o.failed; u = __pathprof_next(u)) {
-    put_unit(&o, u);
+    put_unit(&o, u, used_entries(u));
     nunits++;
   }
   put_u32(&o, END_TAG);
   put_u32(&o, nunits);
-  put_u64(&o, o.fnv);
+  lo = o.fnv_lo; /* the checksum covers every byte before it: read it before writing it */
+  hi = o.fnv_hi;
+  put_u32(&o, lo);
+  put_u32(&o, hi);
   flush(&o);
   return o.failed ? -1 : 0;
 }

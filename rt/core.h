@@ -4,7 +4,8 @@
 #include "unit.h"
 #include "pathprof.h"
 
-/* Defined by every back end; the core calls it once, at the first registration of any unit. */
+/* Defined by every back end; the core calls it once, at the first registration of any unit.
+   Freestanding builds link rt/freestanding.c, whose version does nothing. */
 void __pathprof_backend_init(void);
 
 /* The first registered unit, or 0 if none. Units registered later come first. */
@@ -12,5 +13,36 @@ struct __pathprof_unit *__pathprof_first(void);
 
 /* The unit registered before u, or 0 at the end of the registry. */
 struct __pathprof_unit *__pathprof_next(struct __pathprof_unit *u);
+
+/* ---- Counter width (doc/formats.md section 1, "Counter width") ----
+   A unit of layout version 2 is this struct; the instrumented code registers &unit.base. Its
+   array counters are 64-bit (base.counters, as in version 1) or 32-bit saturating (counters32,
+   base.counters == 0): the instrumented code counts with `c[r] += c[r] != 0xffffffffu`. The
+   profile format is the same for both widths: 32-bit counts are widened when written. The
+   translator does not emit version 2 yet; when it does, this struct moves into unit.h's prelude. */
+#define PATHPROF_UNIT_VERSION_WIDTH 2
+struct __pathprof_unit_width {
+  struct __pathprof_unit base;   /* base.version == PATHPROF_UNIT_VERSION_WIDTH */
+  unsigned long counter_bits;    /* 64 or 32; any other value: the unit is refused */
+  unsigned int *counters32;      /* counter_bits == 32: ncounters counters (int has >= 32 bits) */
+};
+
+/* Array counter i of u, whatever its width (0 when i is out of range or u has no counters). */
+unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i);
+
+/* Sets array counter i of u (a 32-bit counter saturates at 2^32-1); out of range: no effect. */
+void __pathprof_counter_set(struct __pathprof_unit *u, unsigned long i, unsigned long long v);
+
+/* ---- Record streaming, for back ends that frame each unit separately (rt/textdump.c) ---- */
+
+/* Size in bytes of u's unit record (doc/formats.md section 2); *nhash gets the number of hash
+   entries the record will carry, to pass to __pathprof_dump_record. */
+unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned long long *nhash);
+
+/* Streams u's unit record, with exactly nhash hash entries, through fn in chunks of at most
+   PATHPROF_CHUNK bytes (256 unless the core was built with another -DPATHPROF_CHUNK=N).
+   Returns 0, or -1 if fn failed. */
+int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long nhash,
+                           pathprof_write_fn fn, void *ctx);
 
 #endif
