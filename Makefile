@@ -13,7 +13,7 @@ JSON_LIBS    = -ljansson
 MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c \
           translator/tables.c translator/util.c rt/profile.c
 REWRITE = translator/cfg.c translator/rewrite.c translator/instrument.c
-RT_SRC  = rt/core.c rt/posix.c rt/profile.c
+RT_SRC  = rt/core.c rt/posix.c rt/profile.c rt/textdump.c
 
 MODEL_O   = $(MODEL:%.c=build/%.o)
 REWRITE_O = $(REWRITE:%.c=build/%.o)
@@ -38,7 +38,8 @@ bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
 
-bin/pathprof: build/translator/pathprof.o build/translator/report.o $(MODEL_O)
+bin/pathprof: build/translator/pathprof.o build/translator/report.o build/translator/coverage.o \
+              build/translator/outputs.o build/translator/profcmds.o $(MODEL_O)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS)
 
@@ -96,3 +97,33 @@ check-full: tests
 	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture\|csmith:\)' regress/out/torture.log regress/out/csmith.log; exit $$rc
 
 .PHONY: check-torture check-csmith check-full
+
+# Host-side commands for target profiles (translator/importlog.c, translator/size.c).
+bin/pathprof: build/translator/importlog.o build/translator/size.o
+
+# The freestanding runtime for a cross compiler (doc/formats.md section 5, samples/firmware):
+# the core, the no-op back end and the text and semihosting back ends, for one target:
+#   make rt-freestanding CROSS=arm-none-eabi- RT_ARCH="-mcpu=cortex-m0plus -mthumb" RT_NAME=cortex-m0plus
+# gives lib/freestanding/$(RT_NAME)/libpathprof.a. Needs no libc and no libgcc; warnings are errors.
+CROSS   ?= arm-none-eabi-
+RT_ARCH ?= -mcpu=cortex-m3 -mthumb
+RT_NAME ?= cortex-m3
+RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c
+RT_FS_CFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Werror -ffreestanding -nostdlib -Os \
+               -ffunction-sections -fdata-sections
+RT_FS_DIR    = build/freestanding/$(RT_NAME)
+
+rt-freestanding: lib/freestanding/$(RT_NAME)/libpathprof.a
+
+lib/freestanding/$(RT_NAME)/libpathprof.a: $(RT_FS_SRC) $(wildcard rt/*.h include/*.h)
+	@mkdir -p $(RT_FS_DIR) $(dir $@)
+	for f in $(RT_FS_SRC); do \
+	  $(CROSS)gcc $(RT_FS_CFLAGS) $(RT_ARCH) -Iinclude -Irt -c $$f -o $(RT_FS_DIR)/$$(basename $$f .c).o || exit 1; \
+	done
+	rm -f $@ && $(CROSS)ar rcs $@ $(addprefix $(RT_FS_DIR)/,$(notdir $(RT_FS_SRC:.c=.o)))
+
+# The firmware sample under QEMU against the same workload on the host (samples/firmware/README.md).
+firmware: all
+	$(MAKE) -C samples/firmware check
+
+.PHONY: rt-freestanding firmware

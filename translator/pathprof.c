@@ -1,11 +1,19 @@
 /* pathprof: the command-line reporter; each command lives in report.c. */
 #include "report.h"
+#include "coverage.h"
+#include "hostcmd.h"
 #include <stdio.h>
 #include <string.h>
 
 static int usage(FILE *f) {
   fputs("usage: pathprof report [--top N] [--function NAME] [PROFILE]\n"
         "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
+        "       pathprof coverage [--format text|json|lcov|cobertura|gcov] [-o FILE] [PROFILE]\n"
+        "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
+        "       pathprof diff A B\n"
+        "       pathprof residual --baseline TESTS [--baseline ...] [FIELD]\n"
+        "       pathprof import [-v] [--label NAME] [-o PROFILE] LOG|PROFILE...\n"
+        "       pathprof size [--baseline PLAIN] [--tables T.pp.json]... OBJECT\n"
         "PROFILE defaults to $PATHPROF_FILE, else pathprof.out; tables are found through the\n"
         "profile, $PATHPROF_DB (directories, colon-separated) or the current directory tree.\n", f);
   return f == stderr ? 2 : 0;
@@ -15,6 +23,12 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "report")) return pp_cmd_report(argc - 2, argv + 2);
   if (!strcmp(argv[1], "dump")) return pp_cmd_dump(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "coverage")) return pp_cmd_coverage(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "merge")) return pp_cmd_merge(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "diff")) return pp_cmd_diff(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "residual")) return pp_cmd_residual(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "import")) return pp_cmd_import(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "size")) return pp_cmd_size(argc - 2, argv + 2);
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
   fprintf(stderr, "pathprof: unknown command '%s'\n", argv[1]);
   return usage(stderr);

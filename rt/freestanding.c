@@ -1,0 +1,25 @@
+/* freestanding.c: the back end for bare-metal programs: nothing to set up, nothing at exit.
+   A freestanding program links rt/core.c, this file and the I/O back ends it calls
+   (rt/textdump.c, rt/semihost.c); it gets its counts out by calling them at checkpoints. */
+#include "core.h"
+
+/* Called by the core at the first registration: a bare-metal program has no atexit to hook. */
+void __pathprof_backend_init(void)
+{
+}
+
+/* Tracing builds (pathcc --trace) are for the host's test oracle; on a target the events are
+   dropped so such a build still links. */
+void __pathprof_trace_block(struct __pathprof_unit *u, unsigned long fn, unsigned long block)
+{
+  (void)u;
+  (void)fn;
+  (void)block;
+}
+
+/* See __pathprof_trace_block. */
+void __pathprof_trace_leave(struct __pathprof_unit *u, unsigned long fn)
+{
+  (void)u;
+  (void)fn;
+}
