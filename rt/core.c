@@ -31,8 +31,9 @@
 
 /* The registry ends in this sentinel, so a registered unit's next is never 0. */
 static struct __pathprof_unit sentinel;
-/* Marks a unit whose registration another thread has claimed (or whose layout we refused). */
-static struct __pathprof_unit claimed;
+/* The next of a unit whose registration a thread has claimed (or whose layout was refused): the
+   sentinel too, which needs no second struct in RAM; such a unit is not reachable from head. */
+#define CLAIMED (&sentinel)
 /* Newest registered unit; units are pushed at the front. */
 static struct __pathprof_unit *head = &sentinel;
 /* Set once the back end has been initialised. */
@@ -157,9 +158,9 @@ void __pathprof_register(struct __pathprof_unit *u)
 {
   struct __pathprof_unit *expect = 0, *h;
 
-  if (!u || u == &sentinel || u == &claimed)
+  if (!u || u == &sentinel)
     return;
-  if (!swap_link(&u->next, &expect, &claimed))
+  if (!swap_link(&u->next, &expect, CLAIMED))
     return; /* already registered, or another thread is doing it */
   if (!layout_ok(u))
     return;

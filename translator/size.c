@@ -46,6 +46,20 @@ static const char *basename_of(const char *p) {
   return s ? s + 1 : p;
 }
 
+/* The tables path a string of the image holds, or NULL: the string is cut after the last
+   unprintable byte (other data may run into it) and, if that names no file, from a '/' on. */
+static char *tables_name(char *s) {
+  if (!ends_with(s, ".pp.json")) return NULL;
+  char *t = s;
+  for (char *p = s; *p; p++)
+    if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e) t = p + 1;
+  struct stat st;
+  if (stat(t, &st) == 0 || t[0] == '/') return t;
+  for (char *p = strchr(t, '/'); p; p = strchr(p + 1, '/'))
+    if (stat(p, &st) == 0) return p;
+  return t;
+}
+
 /* Reads the symbols and the tables names of an ELF file; -1 with a message on stderr. */
 static int elf_read(const char *path, Elf *e) {
   size_t len;
@@ -83,10 +97,11 @@ static int elf_read(const char *path, Elf *e) {
         char *s = pp_xmalloc((size_t)(b - a) + 1);
         memcpy(s, buf + a, (size_t)(b - a));
         s[b - a] = 0;
+        char *t = tables_name(s);
         bool dup = false;
-        for (size_t k = 0; k < e->tables.n && !dup; k++) dup = !strcmp(e->tables.v[k], s);
-        if (ends_with(s, ".pp.json") && !dup) VEC_PUSH(e->tables, s);
-        else free(s);
+        for (size_t k = 0; t && k < e->tables.n && !dup; k++) dup = !strcmp(e->tables.v[k], t);
+        if (t && !dup) VEC_PUSH(e->tables, pp_xstrdup(t));
+        free(s);
       }
       a = b + 1;
     }
@@ -130,6 +145,12 @@ static void elf_free(Elf *e) {
   VEC_FREE(e->tables);
 }
 
+/* Whether symbol name y is name or a copy the compiler made of it (name.constprop.0, ...). */
+static bool same_name(const char *y, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(y, name, n) && (y[n] == 0 || y[n] == '.');
+}
+
 /* The symbol of that name and type defined in file (a local there), else a global one. */
 static const Sym *find_sym(const Elf *e, const char *name, const char *file, int type) {
   const Sym *global = NULL;
@@ -140,6 +161,25 @@ static const Sym *find_sym(const Elf *e, const char *name, const char *file, int
     if (!y->file && !global) global = y;
   }
   return global;
+}
+
+/* Code bytes of function name of file, its compiler-made copies included; false if it has no
+   symbol (inlined everywhere, or removed). */
+static bool func_size(const Elf *e, const char *name, const char *file, uint64_t *size) {
+  bool local = false, found = false;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < e->syms.n && !local; i++) /* a local of that file hides globals */
+    local = e->syms.v[i].type == 2 && e->syms.v[i].file && file && !strcmp(e->syms.v[i].file, file) &&
+            same_name(e->syms.v[i].name, name);
+  for (size_t i = 0; i < e->syms.n; i++) {
+    const Sym *y = &e->syms.v[i];
+    if (y->type != 2 || !same_name(y->name, name)) continue;
+    if (local ? !(y->file && !strcmp(y->file, file)) : y->file != NULL) continue;
+    sum += y->size;
+    found = true;
+  }
+  *size = sum;
+  return found;
 }
 
 /* ---- report ---- */
@@ -194,6 +234,7 @@ int pp_cmd_size(int argc, char **argv) {
     PPTables tab;
     char *err = NULL;
     struct stat st;
+    fflush(stdout);
     if (stat(e.tables.v[t], &st)) { fprintf(stderr, "pathprof size: %s: tables missing\n", e.tables.v[t]); rc = 1; continue; }
     if (pp_tables_read(e.tables.v[t], &tab, &err)) { fprintf(stderr, "pathprof size: %s\n", err); free(err); rc = 1; continue; }
     const char *file = basename_of(tab.source);
@@ -206,18 +247,21 @@ int pp_cmd_size(int argc, char **argv) {
     printf("  %-28s %8s %10s %9s %9s %9s\n", "function", "paths", "counters", "code", "plain", "probes");
     int64_t unit_probe = 0;
     uint64_t unit_code = 0, unit_plain = 0;
+    bool inlined = false;
     for (size_t k = 0; k < tab.funcs.n; k++) {
       const PPTabFunc *f = &tab.funcs.v[k];
       char cnt[32], probe[32], plain[32], code[32];
       if (f->hash) { snprintf(cnt, sizeof cnt, "hash"); any_hash = true; }
       else snprintf(cnt, sizeof cnt, "%" PRIu64, (f->g.npaths + 1) * width);
-      const Sym *fs = find_sym(&e, f->name, file, 2), *ps = have_base ? find_sym(&b, f->name, file, 2) : NULL;
-      if (fs) { snprintf(code, sizeof code, "%" PRIu64, fs->size); unit_code += fs->size; }
-      else snprintf(code, sizeof code, "-");
-      if (ps) { snprintf(plain, sizeof plain, "%" PRIu64, ps->size); unit_plain += ps->size; }
-      else snprintf(plain, sizeof plain, "-");
-      signed_bytes(probe, sizeof probe, fs && ps, fs && ps ? (int64_t)fs->size - (int64_t)ps->size : 0);
-      if (fs && ps) unit_probe += (int64_t)fs->size - (int64_t)ps->size;
+      uint64_t fsz = 0, psz = 0;
+      bool fs = func_size(&e, f->name, file, &fsz), ps = have_base && func_size(&b, f->name, file, &psz);
+      if (fs) { snprintf(code, sizeof code, "%" PRIu64, fsz); unit_code += fsz; }
+      else snprintf(code, sizeof code, "inl.");
+      if (ps) { snprintf(plain, sizeof plain, "%" PRIu64, psz); unit_plain += psz; }
+      else snprintf(plain, sizeof plain, have_base ? "inl." : "-");
+      signed_bytes(probe, sizeof probe, fs && ps, (int64_t)fsz - (int64_t)psz);
+      if (fs && ps) unit_probe += (int64_t)fsz - (int64_t)psz;
+      if (!fs || (have_base && !ps)) inlined = true;
       printf("  %-28s %8" PRIu64 " %10s %9s %9s %9s\n", f->name, f->g.npaths, cnt, code, plain, probe);
     }
     uint64_t counters = c ? c->size : tab.ncounters * width;
@@ -227,9 +271,11 @@ int pp_cmd_size(int argc, char **argv) {
     printf("  unit: counter RAM %" PRIu64 " B (counters %" PRIu64 " in %" PRIu64 "-bit words, hash table %" PRIu64
            ", descriptor %" PRIu64 "%s), tables path %" PRIu64 " B of read-only data\n",
            ram, counters, width * 8, hash, desc, u ? "" : " not found", name);
-    if (have_base)
-      printf("  unit: code %" PRIu64 " B instrumented, %" PRIu64 " B plain, probes %+" PRId64 " B\n", unit_code,
-             unit_plain, unit_probe);
+    if (have_base) {
+      if (inlined) unit_probe = (int64_t)unit_code - (int64_t)unit_plain;
+      printf("  unit: code %" PRIu64 " B instrumented, %" PRIu64 " B plain, probes %+" PRId64 " B%s\n", unit_code,
+             unit_plain, unit_probe, inlined ? " (inl.: inlined into its callers, whose sizes include it)" : "");
+    }
     else
       printf("  unit: code %" PRIu64 " B instrumented (give --baseline for the probes' share)\n", unit_code);
     all_ram += ram;

@@ -16,6 +16,20 @@
 #ifndef SINK_SEMIHOST
 #define SINK_SEMIHOST 0
 #endif
+
+/* Builds for the footprint comparison (make compare-gcov): PLAIN_BUILD without any profiling,
+   GCOV_BUILD with gcc -fprofile-arcs -fprofile-info-section (gcov_dump.c writes the .gcda). */
+#if defined(PLAIN_BUILD) || defined(GCOV_BUILD)
+#define pathprof_dump_text(put, label, flags) ((void)(put), (void)(label), 0)
+#define pathprof_reset() ((void)0)
+#endif
+#ifdef PLAIN_BUILD
+#define pathprof_semihost_write(file) ((void)(file), 0)
+#endif
+#ifdef GCOV_BUILD
+int gcov_write_all(void);
+#define pathprof_semihost_write(file) ((void)(file), gcov_write_all())
+#endif
 #ifndef PROFILE_FILE
 #define PROFILE_FILE "fw-semi.prof"
 #endif
