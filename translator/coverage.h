@@ -1,0 +1,74 @@
+/* Coverage derived exactly from path counts: calls, block, edge, branch, line and path coverage
+   per function, and line counts per source file that follow gcov's (GCC 12) rules. */
+#ifndef PP_COVERAGE_H
+#define PP_COVERAGE_H
+#include "report.h"
+
+/* One function of the program (a PPFuncView) with its derived counts. */
+typedef struct {
+  const PPFuncView *view;
+  const PPTables *t;
+  const PPTabFunc *f;
+  int file;                 /* index into PPCoverage.files */
+  unsigned name_line;       /* line of the function's name (gcov counts calls there) */
+  uint64_t calls;           /* activations: executed paths that start at the entry */
+  uint64_t *blocks;         /* per block of f->g: number of executions */
+  uint64_t *edges;          /* per edge of f->g: traversals (normal, exit, back, cut); a dummy-entry
+                               edge counts the paths starting at its header, a dummy-exit edge the
+                               paths ending at its latch */
+  uint64_t bad_ids;         /* path ends with an id that decodes to no path (damaged profile) */
+  bool ambiguous;           /* back/cut edge counts that the dummy counts do not determine */
+  uint64_t paths_executed;  /* distinct executed paths */
+  uint64_t path_runs;       /* path executions */
+  unsigned blocks_total, blocks_hit;     /* live blocks other than the exit */
+  unsigned edges_total, edges_hit;       /* live CFG edges (normal, exit, back, cut) */
+  unsigned branches_total, branches_hit; /* outcomes of decisions (blocks with 2+ out-edges) */
+  unsigned lines_total, lines_hit;       /* source lines with code in this function */
+} PPCovFunc;
+
+typedef struct {
+  uint64_t count;
+  bool exists;              /* the line has code */
+  bool unexecuted_block;    /* some block with code on this line never ran (gcov's '*') */
+} PPCovLine;
+
+/* One outcome of a decision: an out-edge of a block with two or more live out-edges. */
+typedef struct {
+  int func, block, edge, arm;   /* arm: position among the block's outcomes */
+  unsigned line;
+  uint64_t count;
+  bool reached;                 /* the decision itself ran */
+} PPCovBranch;
+
+typedef struct {
+  char *name;               /* as the tables name it */
+  char *path;               /* the file found on disk (absolute), or NULL */
+  char *text;               /* its contents, or NULL */
+  char **src;               /* src[1..nsrc]: its lines, NUL-terminated (pointers into text) */
+  unsigned nsrc;
+  PPCovLine *lines;         /* lines[1..nlines] */
+  unsigned nlines;
+  VEC(int) funcs;           /* functions defined in this file, by first line */
+  VEC(PPCovBranch) branches;/* by line */
+} PPCovFile;
+
+typedef struct {
+  PPLoaded *loaded;
+  PPFuncView *views;
+  size_t nviews;
+  VEC(PPCovFunc) funcs;
+  VEC(PPCovFile) files;     /* sorted by name */
+} PPCoverage;
+
+/* Derives everything from a loaded profile; l must outlive c. */
+void pp_coverage_build(PPLoaded *l, PPCoverage *c);
+void pp_coverage_free(PPCoverage *c);
+
+/* The index of the file with this name (as the tables give it, or its path), or -1. */
+int pp_coverage_file_of(const PPCoverage *c, const char *name);
+
+int pp_cmd_coverage(int argc, char **argv);
+int pp_cmd_merge(int argc, char **argv);
+int pp_cmd_diff(int argc, char **argv);
+int pp_cmd_residual(int argc, char **argv);
+#endif

@@ -1,0 +1,289 @@
+/* pathprof merge, diff and residual: profiles against each other. */
+#include "coverage.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- merge ---- */
+
+/* "file:N" is file with weight N, unless a file of that whole name exists. */
+static int parse_weighted(const char *arg, char **file, uint64_t *w) {
+  struct stat st;
+  const char *colon = strrchr(arg, ':');
+  *w = 1;
+  if (colon && colon[1] && stat(arg, &st) != 0) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(colon + 1, &end, 10);
+    if (!*end && !errno && colon[1] != '-') {
+      if (v == 0) return -1;
+      *w = v;
+      *file = pp_xasprintf("%.*s", (int)(colon - arg), arg);
+      return 0;
+    }
+  }
+  *file = pp_xstrdup(arg);
+  return 0;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
+
+static void scale(struct pp_profile *p, uint64_t w) {
+  if (w == 1) return;
+  for (size_t i = 0; i < p->nunits; i++) {
+    struct pp_unitrec *u = &p->units[i];
+    for (unsigned long long k = 0; k < u->ncounters; k++) u->counters[k] = sat_mul(u->counters[k], w);
+    for (unsigned long long k = 0; k < u->nhash; k++) u->hash[k].count = sat_mul(u->hash[k].count, w);
+    u->dropped = sat_mul(u->dropped, w);
+  }
+}
+
+/* Two profiles of one tables file with different checksums come from different builds. */
+static int same_builds(const struct pp_profile *a, const char *an, const struct pp_profile *b, const char *bn) {
+  for (size_t i = 0; i < a->nunits; i++)
+    for (size_t j = 0; j < b->nunits; j++)
+      if (!strcmp(a->units[i].name, b->units[j].name) && a->units[i].checksum != b->units[j].checksum) {
+        fprintf(stderr, "pathprof merge: %s and %s come from different builds of %s (checksums %016llx and %016llx); "
+                "merge only profiles of one build\n", an, bn, a->units[i].name, a->units[i].checksum, b->units[j].checksum);
+        return -1;
+      }
+  return 0;
+}
+
+int pp_cmd_merge(int argc, char **argv) {
+  const char *out = NULL;
+  VEC(char *) files = {0};
+  VEC(uint64_t) weights = {0};
+  int rc = 0;
+  for (int i = 0; i < argc && !rc; i++) {
+    if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc) { fprintf(stderr, "pathprof merge: -o needs a file\n"); rc = 2; break; }
+      out = argv[++i];
+    } else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof merge: unknown option %s\n", argv[i]); rc = 2; }
+    else {
+      char *f;
+      uint64_t w;
+      if (parse_weighted(argv[i], &f, &w)) { fprintf(stderr, "pathprof merge: %s: a weight must be a positive integer\n", argv[i]); rc = 2; break; }
+      VEC_PUSH(files, f);
+      VEC_PUSH(weights, w);
+    }
+  }
+  if (!rc && (!out || !files.n)) {
+    fprintf(stderr, "usage: pathprof merge PROFILE[:WEIGHT]... -o OUT\n");
+    rc = 2;
+  }
+  struct pp_profile all = {0}, *each = pp_xcalloc(files.n + 1, sizeof *each);
+  char err[1024];
+  for (size_t i = 0; !rc && i < files.n; i++) {
+    if (pp_profile_read(files.v[i], &each[i], err, sizeof err)) { fprintf(stderr, "pathprof merge: %s\n", err); rc = 1; break; }
+    for (size_t k = 0; k < i && !rc; k++)
+      if (same_builds(&each[k], files.v[k], &each[i], files.v[i])) rc = 1;
+  }
+  for (size_t i = 0; !rc && i < files.n; i++) {
+    scale(&each[i], weights.v[i]);
+    if (pp_profile_merge(&all, &each[i], err, sizeof err)) {
+      fprintf(stderr, "pathprof merge: %s: %s\n", files.v[i], err);
+      rc = 1;
+    }
+  }
+  if (!rc && pp_profile_save(&all, out, err, sizeof err)) { fprintf(stderr, "pathprof merge: %s\n", err); rc = 1; }
+  for (size_t i = 0; i < files.n; i++) { pp_profile_free(&each[i]); free(files.v[i]); }
+  free(each);
+  pp_profile_free(&all);
+  VEC_FREE(files);
+  VEC_FREE(weights);
+  return rc;
+}
+
+/* ---- paths keyed by what they run through ---- */
+
+/* A function is named by its file and name; a path by the lines it runs through, so profiles
+   of two builds of the same source still compare (ids alone would not). */
+typedef struct { char *func, *where, *path; uint64_t id, count; } KPath;
+typedef VEC(KPath) KPaths;
+
+static const char *base(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static void collect(const PPLoaded *l, KPaths *out) {
+  size_t nv;
+  PPFuncView *v = pp_program_functions(l, &nv);
+  for (size_t i = 0; i < nv; i++) {
+    const PPTabFunc *f = &v[i].u->tab.funcs.v[v[i].fn];
+    const char *file = v[i].u->tab.files.v[f->file];
+    for (size_t k = 0; k < v[i].n; k++) {
+      KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", base(file), f->line, f->end_line),
+                  pp_path_lines(&v[i].u->tab, f, v[i].paths[k].id), v[i].paths[k].id, v[i].paths[k].count };
+      VEC_PUSH(*out, p);
+    }
+  }
+  pp_program_free(v, nv);
+}
+
+static int kcmp(const void *a, const void *b) {
+  const KPath *x = a, *y = b;
+  int c = strcmp(x->func, y->func);
+  return c ? c : strcmp(x->path, y->path);
+}
+
+static void kfree(KPaths *k) {
+  for (size_t i = 0; i < k->n; i++) { free(k->v[i].func); free(k->v[i].where); free(k->v[i].path); }
+  VEC_FREE(*k);
+}
+
+/* Sums equal keys (several ids can run through the same lines). */
+static void ksort(KPaths *k) {
+  qsort(k->v, k->n, sizeof *k->v, kcmp);
+  size_t j = 0;
+  for (size_t i = 0; i < k->n; i++) {
+    if (j && !kcmp(&k->v[j - 1], &k->v[i])) {
+      k->v[j - 1].count = pp_sat_add(k->v[j - 1].count, k->v[i].count);
+      free(k->v[i].func); free(k->v[i].where); free(k->v[i].path);
+    } else k->v[j++] = k->v[i];
+  }
+  k->n = j;
+}
+
+static const char *fn_name(const char *key) {
+  const char *t = strchr(key, '\t');
+  return t ? t + 1 : key;
+}
+
+static const char *profile_arg(const char *arg) {
+  if (arg) return arg;
+  const char *e = getenv("PATHPROF_FILE");
+  return e && *e && !strchr(e, '%') ? e : "pathprof.out";
+}
+
+/* ---- diff ---- */
+
+typedef struct { const KPath *a, *b; int64_t d; } Delta;
+
+static int by_delta(const void *x, const void *y) {
+  const Delta *p = x, *q = y;
+  int c = strcmp((p->a ? p->a : p->b)->func, (q->a ? q->a : q->b)->func);
+  if (c) return c;
+  uint64_t u = p->d < 0 ? (uint64_t)-p->d : (uint64_t)p->d, v = q->d < 0 ? (uint64_t)-q->d : (uint64_t)q->d;
+  if (u != v) return u > v ? -1 : 1;
+  return strcmp((p->a ? p->a : p->b)->path, (q->a ? q->a : q->b)->path);
+}
+
+int pp_cmd_diff(int argc, char **argv) {
+  const char *files[2] = { 0, 0 };
+  int n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof diff: unknown option %s\n", argv[i]); return 2; }
+    if (n == 2) { fprintf(stderr, "usage: pathprof diff A B\n"); return 2; }
+    files[n++] = argv[i];
+  }
+  if (n != 2) { fprintf(stderr, "usage: pathprof diff A B\n"); return 2; }
+  PPLoaded la, lb;
+  if (pp_load(files[0], &la)) return 2;
+  if (pp_load(files[1], &lb)) { pp_loaded_free(&la); return 2; }
+  KPaths a = {0}, b = {0};
+  collect(&la, &a);
+  collect(&lb, &b);
+  ksort(&a);
+  ksort(&b);
+  VEC(Delta) d = {0};
+  size_t i = 0, j = 0;
+  while (i < a.n || j < b.n) {
+    int c = i == a.n ? 1 : j == b.n ? -1 : kcmp(&a.v[i], &b.v[j]);
+    Delta x = { c <= 0 ? &a.v[i] : NULL, c >= 0 ? &b.v[j] : NULL, 0 };
+    uint64_t ca = x.a ? x.a->count : 0, cb = x.b ? x.b->count : 0;
+    x.d = cb >= ca ? (int64_t)(cb - ca > INT64_MAX ? INT64_MAX : cb - ca) : -(int64_t)(ca - cb > INT64_MAX ? INT64_MAX : ca - cb);
+    if (x.d) VEC_PUSH(d, x);
+    if (c <= 0) i++;
+    if (c >= 0) j++;
+  }
+  qsort(d.v, d.n, sizeof *d.v, by_delta);
+  printf("pathprof diff: %s -> %s: %zu paths differ\n", files[0], files[1], d.n);
+  const char *cur = NULL;
+  for (size_t k = 0; k < d.n; k++) {
+    const KPath *p = d.v[k].a ? d.v[k].a : d.v[k].b;
+    if (!cur || strcmp(cur, p->func)) {
+      uint64_t ta = 0, tb = 0;
+      for (size_t q = 0; q < a.n; q++) if (!strcmp(a.v[q].func, p->func)) ta = pp_sat_add(ta, a.v[q].count);
+      for (size_t q = 0; q < b.n; q++) if (!strcmp(b.v[q].func, p->func)) tb = pp_sat_add(tb, b.v[q].count);
+      printf("\n%s (%s): %" PRIu64 " -> %" PRIu64 " path executions\n", fn_name(p->func), p->where, ta, tb);
+      printf("  %13s %12s %12s  %s\n", "change", "A", "B", "path (lines)");
+      cur = p->func;
+    }
+    printf("  %+13" PRId64 " %12" PRIu64 " %12" PRIu64 "  %s\n", d.v[k].d, d.v[k].a ? d.v[k].a->count : 0,
+           d.v[k].b ? d.v[k].b->count : 0, p->path);
+  }
+  int rc = d.n ? 1 : 0;
+  if (la.missing || lb.missing) rc = 2;
+  VEC_FREE(d);
+  kfree(&a); kfree(&b);
+  pp_loaded_free(&la); pp_loaded_free(&lb);
+  return rc;
+}
+
+/* ---- residual ---- */
+
+int pp_cmd_residual(int argc, char **argv) {
+  VEC(const char *) base = {0};
+  const char *field = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--baseline")) {
+      if (i + 1 >= argc) { fprintf(stderr, "pathprof residual: --baseline needs a profile\n"); VEC_FREE(base); return 2; }
+      VEC_PUSH(base, argv[++i]);
+    } else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof residual: unknown option %s\n", argv[i]); VEC_FREE(base); return 2; }
+    else if (field) { fprintf(stderr, "usage: pathprof residual --baseline TESTS [--baseline ...] FIELD\n"); VEC_FREE(base); return 2; }
+    else field = argv[i];
+  }
+  if (!base.n) { fprintf(stderr, "usage: pathprof residual --baseline TESTS [--baseline ...] FIELD\n"); return 2; }
+  field = profile_arg(field);
+  KPaths seen = {0}, run = {0};
+  int rc = 0;
+  for (size_t i = 0; i < base.n && !rc; i++) {
+    PPLoaded l;
+    if (pp_load(base.v[i], &l)) { rc = 2; break; }
+    collect(&l, &seen);
+    rc = l.missing ? 2 : 0;
+    pp_loaded_free(&l);
+  }
+  PPLoaded lf;
+  if (!rc && pp_load(field, &lf)) rc = 2;
+  if (rc) { kfree(&seen); VEC_FREE(base); return rc; }
+  collect(&lf, &run);
+  if (lf.missing) rc = 2;
+  pp_loaded_free(&lf);
+  ksort(&seen);
+  ksort(&run);
+  /* the field's paths the baseline never ran, busiest function first */
+  KPaths res = {0};
+  size_t j = 0;
+  for (size_t i = 0; i < run.n; i++) {
+    while (j < seen.n && kcmp(&seen.v[j], &run.v[i]) < 0) j++;
+    if (j < seen.n && !kcmp(&seen.v[j], &run.v[i])) continue;
+    KPath p = { pp_xstrdup(run.v[i].func), pp_xstrdup(run.v[i].where), pp_xstrdup(run.v[i].path), run.v[i].id, run.v[i].count };
+    VEC_PUSH(res, p);
+  }
+  size_t nfunc = 0;
+  for (size_t i = 0; i < res.n; i++) nfunc += !i || strcmp(res.v[i].func, res.v[i - 1].func);
+  printf("pathprof residual: %zu paths of %s in %zu functions were never executed by", res.n, field, nfunc);
+  for (size_t i = 0; i < base.n; i++) printf(" %s", base.v[i]);
+  printf("\n");
+  for (size_t i = 0; i < res.n;) {
+    size_t k = i;
+    uint64_t runs = 0;
+    for (; k < res.n && !strcmp(res.v[k].func, res.v[i].func); k++) runs = pp_sat_add(runs, res.v[k].count);
+    printf("\n%s (%s): %zu residual paths, %" PRIu64 " executions\n", fn_name(res.v[i].func), res.v[i].where, k - i, runs);
+    /* hottest first within the function */
+    for (size_t a = i + 1; a < k; a++)
+      for (size_t b = a; b > i && res.v[b - 1].count < res.v[b].count; b--) { KPath t = res.v[b]; res.v[b] = res.v[b - 1]; res.v[b - 1] = t; }
+    for (size_t q = i; q < k; q++) printf("  %12" PRIu64 "  #%-6" PRIu64 " %s\n", res.v[q].count, res.v[q].id, res.v[q].path);
+    i = k;
+  }
+  kfree(&res);
+  kfree(&seen);
+  kfree(&run);
+  VEC_FREE(base);
+  return rc;
+}
