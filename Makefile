@@ -122,8 +122,9 @@ lib/freestanding/$(RT_NAME)/libpathprof.a: $(RT_FS_SRC) $(wildcard rt/*.h includ
 	done
 	rm -f $@ && $(CROSS)ar rcs $@ $(addprefix $(RT_FS_DIR)/,$(notdir $(RT_FS_SRC:.c=.o)))
 
-# The firmware sample under QEMU against the same workload on the host (samples/firmware/README.md).
+# The firmware sample under QEMU against the same workload on the host, and the freestanding
+# runtime's cross builds (samples/firmware/README.md); also part of make check.
 firmware: all
-	$(MAKE) -C samples/firmware check
+	@TESTS=firmware sh regress/run.sh
 
 .PHONY: rt-freestanding firmware
