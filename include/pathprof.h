@@ -44,7 +44,8 @@ typedef int (*pathprof_putc_fn)(void *ctx, int c);
    section 5) through put, one frame per unit, so the dump can be mixed into a noisy log and
    recovered with `pathprof import LOG -o PROFILE`. label names the dump (a checkpoint, a test
    case; printable characters, at most 40, no spaces; 0 for none). Needs no buffer of the
-   profile, only a few hundred bytes of stack. Returns 0, or -1 if put failed. */
+   profile, only a few hundred bytes of stack. One dump at a time: not for several threads at
+   once. Returns 0, or -1 if put failed. */
 int pathprof_dump_text(pathprof_putchar_fn put, const char *label, unsigned flags);
 int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, unsigned flags);
 
