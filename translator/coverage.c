@@ -417,6 +417,7 @@ typedef struct {
   int label;         /* 0 none, 1 case/default, 2 user label */
   size_t label_lines;/* leading lines that are labels' */
   bool has_user;     /* a user label's line is among them */
+  bool last_user;    /* the last of them is a user label (the next label starts a block) */
 } VBlock;
 
 typedef struct {
@@ -525,6 +526,31 @@ static bool ends_in_noreturn(PPCoverage *cov, const PPCovFunc *c, const PPBlock 
   return yes;
 }
 
+/* Does an exit edge from block b end a return statement or a call that never returns? A return
+   whose value holds decisions (--decisions=conditions) leaves from a block without lines inside
+   its expression: the statement is in the nearest blocks with lines before it. */
+static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, int b) {
+  const PPGraph *g = &c->f->g;
+  size_t nb = g->blocks.n;
+  char *seen = pp_xcalloc(nb, 1);
+  int *stack = pp_xmalloc(sizeof(int) * nb), top = 0;
+  bool yes = false;
+  stack[top++] = b;
+  seen[b] = 1;
+  while (top && !yes) {
+    int x = stack[--top];
+    const PPBlock *bl = &g->blocks.v[x];
+    if (bl->lines.n) { yes = ends_in_return(cov, c, bl) || ends_in_noreturn(cov, c, bl); continue; }
+    for (size_t i = 0; i < g->edges.n; i++) {
+      const PPEdge *e = &g->edges.v[i];
+      if (e->dst == x && cfg_edge(e) && g->blocks.v[e->src].live && !seen[e->src]) { seen[e->src] = 1; stack[top++] = e->src; }
+    }
+  }
+  free(seen);
+  free(stack);
+  return yes;
+}
+
 static void add_arc(VGraph *v, int src, int dst, uint64_t count, bool from_cond) {
   VArc a = { src, dst, count, from_cond, false };
   VEC_PUSH(v->a, a);
@@ -546,10 +572,38 @@ static void drop_line(LRefs *l, size_t at) {
    user's labels and the first one (the "main" label) keep their lines; a case label right after
    an if, a loop or the start of a branch follows a label the compiler made, which is the main
    label then, so the case label's line goes. */
+static bool do_body(const VGraph *v, int b) {
+  int o;
+  for (size_t i = 0; i < v->a.n; i++)
+    if (v->a.v[i].dst == b && v->a.v[i].back && v->a.v[i].src >= 0 && out_arcs(v, v->a.v[i].src, &o) >= 2) return true;
+  return false;
+}
+
 static void label_runs(VGraph *v) {
   for (size_t b = 0; b < v->b.n; b++) {
     VBlock *x = &v->b.v[b];
-    if (!x->alive || !x->label) continue;
+    if (!x->alive) continue;
+    if (!x->label) {  /* the top of a do-while is a label of the compiler's: it joins a run before it */
+      if (!do_body(v, (int)b)) continue;
+      for (size_t i = 0; i < v->a.n; i++) {
+        int only, p = v->a.v[i].src;
+        if (v->a.v[i].dst != (int)b || p < 0 || p == v->ventry || !v->b.v[p].alive || out_arcs(v, p, &only) != 1) continue;
+        VBlock *pb = &v->b.v[p];
+        if (!pb->label || pb->label_lines != pb->lines.n || pb->last_user) continue;
+        LRefs merged = {0};
+        for (size_t k = 0; k < pb->lines.n; k++) VEC_PUSH(merged, pb->lines.v[k]);
+        for (size_t k = 0; k < x->lines.n; k++) push_line(&merged, x->lines.v[k].file, x->lines.v[k].line);
+        VEC_FREE(x->lines);
+        x->lines = merged;
+        for (size_t k = 0; k < v->a.n; k++)
+          if (v->a.v[k].dst == p) v->a.v[k].dst = (int)b;
+        v->a.v[i].src = v->a.v[i].dst = -1;
+        pb->alive = false;
+        VEC_FREE(pb->lines);
+        break;
+      }
+      continue;
+    }
     int pred = -1, parc = -1;
     for (size_t i = 0; i < v->a.n && pred < 0; i++) {
       int only, p = v->a.v[i].src;
@@ -558,7 +612,7 @@ static void label_runs(VGraph *v) {
     }
     if (pred < 0) continue;
     VBlock *p = &v->b.v[pred];
-    bool run = p->label && p->label_lines == p->lines.n;
+    bool run = p->label && p->label_lines == p->lines.n && !p->last_user;
     if (!run && p->lines.n == 0 && pred != PP_ENTRY) {
       if (x->label == 1 && x->label_lines) { drop_line(&x->lines, 0); x->label_lines = 0; }
       continue;
@@ -581,6 +635,7 @@ static void label_runs(VGraph *v) {
     x->lines = merged;
     x->label_lines = nl;
     x->has_user |= p->has_user;
+    x->last_user = x->label == 2;
     for (size_t i = 0; i < v->a.n; i++)
       if (v->a.v[i].dst == pred) v->a.v[i].dst = (int)b;
     v->a.v[parc].src = v->a.v[parc].dst = -1;
@@ -745,12 +800,10 @@ static void build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   /* the tables keep live edges in the order they were made, the fall-off edge last; when the
      end of the body cannot be reached the last exit edge is a return or a call that never
      returns instead */
-  if (falloff >= 0 && (ends_in_return(cov, c, &g->blocks.v[g->edges.v[falloff].src]) ||
-                       ends_in_noreturn(cov, c, &g->blocks.v[g->edges.v[falloff].src])))
-    falloff = -1;
+  if (falloff >= 0 && exit_of_return(cov, c, g->edges.v[falloff].src)) falloff = -1;
   for (size_t i = 0; i < g->edges.n; i++) {
     const PPEdge *e = &g->edges.v[i];
-    if (e->kind == EK_EXIT && (int)i != falloff && ends_in_return(cov, c, &g->blocks.v[e->src])) returns++;
+    if (e->kind == EK_EXIT && (int)i != falloff && exit_of_return(cov, c, e->src)) returns++;
   }
   if (falloff >= 0 && !edge_dead(g, &g->edges.v[falloff]) &&
       (!returns || returns_value(&cov->files.v[c->file], c->f, c->name_line)))
@@ -778,7 +831,7 @@ static void build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
     if (!x->alive || !g->blocks.v[i].label) continue;
     x->label = x->user_label ? 2 : 1;
     x->label_lines = x->lines.n && only_labels(&cov->files.v[x->lines.v[0].file], x->lines.v[0].line) ? 1 : 0;
-    x->has_user = x->user_label;
+    x->has_user = x->last_user = x->user_label;
   }
   label_runs(v);
   const_conds(cov, v);

@@ -1,0 +1,82 @@
+#!/bin/sh
+# pathprof coverage against gcov: every sample and regress/cases program built with gcc --coverage -O0
+# and through pathcc -O0 (both --decisions modes); pathprof's line counts must equal
+# `gcov --json-format` line by line, except the differences listed with their reasons in
+# regress/e2e/coverage_gcov_known.txt.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${E2E_DIR:-}" ]; then
+  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/coverage_gcov.XXXXXX") || exit 1
+  export E2E_DIR
+  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
+  rc=$(cat "$E2E_DIR/status")
+  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
+  exit "$rc"
+fi
+d=$E2E_DIR
+P="$top/bin/pathcc"
+R="$top/bin/pathprof"
+if [ ! -x "$P" ] || [ ! -x "$R" ]; then echo "not ok coverage-gcov: bin/pathcc or bin/pathprof missing (run make)"; exit 0; fi
+if ! command -v gcov >/dev/null 2>&1; then echo "skip coverage-gcov: gcov is not installed"; exit 0; fi
+unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS
+run=""
+command -v timeout >/dev/null 2>&1 && run="timeout 20"
+n=0
+for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
+  name=$(basename "$src" .c)
+  if grep -q 'regress: timing-dependent' "$src"; then echo "skip coverage-gcov $name: its counts depend on timing"; continue; fi
+  g="$d/$name/gcc"; mkdir -p "$g"
+  cp "$src" "$g/"
+  if ! (cd "$g" && gcc --coverage -O0 -o prog "$name.c" -lm && $run ./prog >/dev/null 2>&1; gcov --json-format -t "prog-$name.gcda" >gcov.json 2>gcov.err) >"$g/build.log" 2>&1 || [ ! -s "$g/gcov.json" ]; then
+    echo "not ok coverage-gcov $name: gcc --coverage build or gcov failed: $(head -1 "$g/build.log" "$g/gcov.err" 2>/dev/null | tail -1)"
+    continue
+  fi
+  for mode in statements conditions; do
+    p="$d/$name/$mode"; mkdir -p "$p"
+    cp "$src" "$p/"
+    if ! (cd "$p" && "$P" --decisions=$mode gcc -O0 -o prog "$name.c" -lm && { $run ./prog >/dev/null 2>&1; true; } &&
+          "$R" coverage --format json -o cov.json pathprof.out) >"$p/build.log" 2>&1; then
+      echo "not ok coverage-gcov $name ($mode): pathcc build or pathprof coverage failed: $(head -1 "$p/build.log")"
+      continue
+    fi
+    n=$((n + 1))
+    python3 - "$name" "$mode" "$g/gcov.json" "$p/cov.json" "$src" "$top/regress/e2e/coverage_gcov_known.txt" <<'PY'
+import json, sys
+name, mode, gj, pj, src, known_file = sys.argv[1:7]
+text = open(src, errors="replace").read().split("\n")
+known = {}
+for line in open(known_file):
+    if line.startswith("#") or "|" not in line:
+        continue
+    f, code, why = [x.strip() for x in line.split("|", 2)]
+    known[(f, code)] = why
+g = {}
+for f in json.load(open(gj))["files"]:
+    if f["file"].endswith(name + ".c"):
+        for l in f["lines"]:
+            g[l["line_number"]] = g.get(l["line_number"], 0) + l["count"]
+o = {}
+for f in json.load(open(pj))["files"]:
+    if f["file"].endswith(name + ".c"):
+        for l in f["lines"]:
+            o[l["line"]] = l["count"]
+same = listed = 0
+bad = []
+for ln in sorted(set(g) | set(o)):
+    if g.get(ln) == o.get(ln):
+        same += 1
+        continue
+    code = text[ln - 1].strip() if ln <= len(text) else ""
+    if (name + ".c", code) in known:
+        listed += 1
+    else:
+        bad.append("line %d (%s): gcov %s, pathprof %s" % (ln, code[:60], g.get(ln, "-"), o.get(ln, "-")))
+tag = "coverage-gcov %s (%s)" % (name, mode)
+if bad:
+    print("not ok %s: %d lines differ from gcov and are not in coverage_gcov_known.txt: %s" % (tag, len(bad), "; ".join(bad[:4])))
+else:
+    print("ok %s" % tag)
+print("# %s: %d lines equal to gcov, %d listed differences" % (tag, same, listed))
+PY
+  done
+done
+if [ "$n" -lt 10 ]; then echo "not ok coverage-gcov-count: only $n program builds were compared (want at least 10)"; fi
