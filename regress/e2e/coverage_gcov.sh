@@ -45,10 +45,11 @@ name, mode, gj, pj, src, known_file = sys.argv[1:7]
 text = open(src, errors="replace").read().split("\n")
 known = {}
 for line in open(known_file):
-    if line.startswith("#") or "|" not in line:
+    if line.startswith("#") or " => " not in line:
         continue
-    f, code, why = [x.strip() for x in line.split("|", 2)]
-    known[(f, code)] = why
+    f, rest = line.split(": ", 1)
+    code, why = rest.split(" => ", 1)
+    known[(f.strip(), code.strip())] = why.strip()
 g = {}
 for f in json.load(open(gj))["files"]:
     if f["file"].endswith(name + ".c"):
