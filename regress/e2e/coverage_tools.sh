@@ -92,7 +92,7 @@ else echo "not ok merge-mismatched-builds: status $rc, '$(head -1 "$d/mixed.log"
 (cd "$d" && "$R" residual --baseline a.out c.out) >"$d/residual.txt" 2>&1
 # c ran "x_y" (the return -1 path, default case) and mixed strings: a (digits only) never did
 if grep -q '^classify (prog.c:' "$d/residual.txt" && grep -q ' 13$' "$d/residual.txt" && grep -q '^main (prog.c:' "$d/residual.txt" &&
-   ! "$R" residual --baseline c.out c.out | grep -q '^classify'; then
+   ! (cd "$d" && "$R" residual --baseline c.out c.out) | grep -q '^classify'; then
   echo "ok residual"
 else
   echo "not ok residual: $(head -3 "$d/residual.txt" | tr '\n' ' ')"
