@@ -76,9 +76,10 @@ for p in sorted(glob.glob(d + "/*.pp.json")):
     for s in json.load(open(p)).get("skipped", []):
         print("function\t%s\t%s" % (s.get("name", "?"), s.get("reason", "?")))
 for line in open(fb):
-    m = re.search(r"(compiled without instrumentation.*)$", line)
+    # "pathcc: warning: FILE: why": the unit was compiled from the untouched source
+    m = re.match(r".*?warning: [^:]*: (.*)$", line.strip())
     if m and "left uninstrumented" not in line:
-        print("unit\t-\t%s" % m.group(1).strip())
+        print("unit\t-\t%s" % re.sub(r"[^\s(]+:\d+:\d+: ", "", m.group(1)))
 PY
     (cd inst && PATHPROF_FILE="$d/inst/prof.out" timeout 60 ./prog >prog.out 2>prog.err; echo $? >prog.rc)
     # A trace over 1 GB is not replayed: the run is killed (SIGXFSZ, status 153) and the oracle skipped.
