@@ -746,7 +746,8 @@ static void const_conds(PPCoverage *cov, VGraph *v) {
     }
     free(t);
     if (val < 0) continue;
-    bool loop_top = !v->a.v[arcs[0]].back;  /* not the end of a do-while */
+    static const char *const wkw[] = { "while", 0 };
+    bool loop_top = !v->a.v[arcs[0]].back && begins_with(f, last.line, wkw);  /* a while, not a do-while's end */
     int gone = val ? arcs[1] : arcs[0];
     v->a.v[gone].src = v->a.v[gone].dst = -1;
     v->a.v[val ? arcs[0] : arcs[1]].from_cond = false;
