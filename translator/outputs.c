@@ -210,14 +210,11 @@ static void out_lcov(FILE *o, const PPCoverage *c) {
       fnh += fn->calls > 0;
     }
     fprintf(o, "FNF:%zu\nFNH:%u\n", f->funcs.n, fnh);
-    unsigned brf = 0, brh = 0;
+    unsigned brf = 0, brh = 0, block = 0;
     for (size_t k = 0; k < f->branches.n; k++) {
       const PPCovBranch *b = &f->branches.v[k];
       /* lcov's block number: one per decision, unique in the file */
-      unsigned block = 0;
-      for (size_t j = 0; j < k; j++)
-        if (f->branches.v[j].arm == 0) block++;
-      if (b->arm != 0) block--;
+      if (k && b->arm == 0) block++;
       if (b->reached) fprintf(o, "BRDA:%u,%u,%d,%" PRIu64 "\n", b->line, block, b->arm, b->count);
       else fprintf(o, "BRDA:%u,%u,%d,-\n", b->line, block, b->arm);
       brf++;
