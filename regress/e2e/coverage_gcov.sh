@@ -1,5 +1,5 @@
 #!/bin/sh
-# pathprof coverage against gcov: every sample and regress/cases program built with gcc --coverage -O0
+# pathprof coverage against gcov: every sample and regress/cases program, and one with cut edges, built with gcc --coverage -O0
 # and through pathcc -O0 (both --decisions modes); pathprof's line counts must equal
 # `gcov --json-format` line by line, except the differences listed with their reasons in
 # regress/e2e/coverage_gcov_known.txt.
@@ -21,7 +21,19 @@ unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout 20"
 n=0
-for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
+# A function with 2^100 paths, so pathcc cuts edges: cut-edge counts come from both path ends.
+mkdir -p "$d/gen"
+python3 - "$d/gen/cuts.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("#include <stdio.h>\nstatic unsigned long h(unsigned long x)\n{\n  unsigned long s = 0;\n")
+    for i in range(100):
+        f.write("  if ((x >> %d) & 1) s += %d; else s ^= %d;\n" % (i % 61, i, i * 7))
+    f.write("  return s;\n}\n\nint main(void)\n{\n  unsigned long t = 0;\n"
+            "  for (unsigned long i = 0; i < 1500; i++) t += h(i * 2654435761u);\n"
+            "  printf(\"%lu\\n\", t);\n  return 0;\n}\n")
+PY
+for src in "$top"/samples/*.c "$top"/regress/cases/*.c "$d/gen/cuts.c"; do
   name=$(basename "$src" .c)
   if grep -q 'regress: timing-dependent' "$src"; then echo "skip coverage-gcov $name: its counts depend on timing"; continue; fi
   g="$d/$name/gcc"; mkdir -p "$g"
