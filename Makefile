@@ -128,3 +128,12 @@ firmware: all
 	@TESTS=firmware sh regress/run.sh
 
 .PHONY: rt-freestanding firmware
+
+# pathcc as a drop-in cc in real builds (regress/e2e/dropin_*.sh): CMake, dependency files, driver
+# semantics, a cross compiler, ccache and make -j, zlib. `make check` runs their light part;
+# REGRESS_FULL (here and in check-full) adds libbacktrace's make check, zlib's CMake build and the
+# build-time ratios of libiberty and libbacktrace (about 15 minutes in all).
+check-dropin: tests
+	@REGRESS_FULL=1 TESTS=dropin sh regress/run.sh; rc=$$?; grep -hs '^# buildtime' regress/out/dropin_buildtime.log; exit $$rc
+
+.PHONY: check-dropin
