@@ -802,6 +802,15 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   if (sc.why) { *why = sc.why; return -1; }
   f->calls_setjmp = sc.setjmp;
   f->body_open = start_of(bd) + 1;
+  /* GCC wants local label declarations (__label__) first in their block: our declaration follows */
+  Kids lead = kids(bd);
+  for (size_t i = 0; i < lead.n && kind(lead.v[i]) == CXCursor_DeclStmt; i++) {
+    unsigned a = start_of(lead.v[i]);
+    unsigned e = stmt_end(&b, lead.v[i]);
+    if (a + 9 > src->len || memcmp(src->text + a, "__label__", 9) || e == BAD) break;
+    f->body_open = e;
+  }
+  VEC_FREE(lead);
   f->text = src->text;
   f->text_len = src->len;
   body(&b, bd);
