@@ -143,6 +143,11 @@ twin x-c-link gcc -x c a.c -o prog
 same_rc x-c-link && [ -x "$d/pathcc/x-c-link/prog" ] && ok x-c-link ||
   nok x-c-link "pathcc gcc -x c a.c -o prog: status $(cat "$d/pathcc/x-c-link/.rc") (gcc $(cat "$d/plain/x-c-link/.rc")): $(grep -m1 error "$d/pathcc/x-c-link/.stderr" | tr -cd '\11\40-\176' | cut -c1-120)"
 
+# the same from standard input, a common feature probe: echo ... | cc -x c - -o prog
+(cd "$d" && echo 'int main(void) { return 0; }' | "$P" gcc -x c - -o stdin-prog >stdin.err 2>&1); rc=$?
+[ $rc = 0 ] && [ -x "$d/stdin-prog" ] && ok x-c-stdin-link ||
+  nok x-c-stdin-link "echo 'int main(void) { return 0; }' | pathcc gcc -x c - -o prog: status $rc: $(grep -m1 error "$d/stdin.err" | tr -cd '\11\40-\176' | cut -c1-100)"
+
 # exit status and diagnostics, unchanged
 chk_diag() {  # id why-prefix
   if same_rc "$1" && same_err "$1"; then ok "$1"
@@ -156,6 +161,18 @@ twin diag-cpp gcc -c pperr.c;                     chk_diag diag-cpp "pathcc gcc 
 twin diag-missing gcc -c nosuch.c;                chk_diag diag-missing "pathcc gcc -c nosuch.c"
 twin diag-badopt gcc -fno-such-option -c a.c;     chk_diag diag-badopt "pathcc gcc -fno-such-option -c a.c"
 twin diag-link gcc -o prog err.c;                 same_rc diag-link && ok diag-link-status || nok diag-link-status "pathcc gcc -o prog err.c: status $(cat "$d/pathcc/diag-link/.rc")"
+
+# a device as the output or the profile (build-system probes such as Kbuild's cc-option compile
+# with -o /dev/null; PATHPROF_FILE=/dev/null to throw counts away): no tables written beside the
+# device, no warning, and the device stays a device. As root the test uses a private node equal to
+# /dev/null, so a failure cannot replace the real one.
+if [ "$(id -u)" = 0 ] && mknod "$d/null" c 1 3 2>/dev/null; then dev="$d/null"; else dev=/dev/null; fi
+(cd "$s" && "$P" gcc -c a.c -o "$dev" >"$d/devnull.out" 2>&1); rc=$?
+if [ $rc = 0 ] && [ ! -s "$d/devnull.out" ] && [ ! -e "$dev.pp.json" ] && [ -c "$dev" ]; then ok o-dev-null
+else nok o-dev-null "pathcc gcc -c a.c -o $dev: status $rc, $( [ -e "$dev.pp.json" ] && echo "wrote $dev.pp.json, ")stderr: $(head -c 150 "$d/devnull.out")"; rm -f "$dev.pp.json"; fi
+(cd "$s" && "$P" gcc -o "$d/prog-devnull" a.c && cd "$d" && PATHPROF_FILE="$dev" ./prog-devnull >/dev/null 2>"$d/devnull-run.err")
+if [ -c "$dev" ] && [ ! -s "$d/devnull-run.err" ]; then ok profile-to-device
+else nok profile-to-device "PATHPROF_FILE=$dev ./prog: $( [ -c "$dev" ] || echo "the device was replaced by a regular file; ")stderr: $(head -c 150 "$d/devnull-run.err")"; fi
 
 # -Wall -Wextra -pedantic -Werror under each standard: clean, instrumented, same output
 for std in c89 c99 c11 gnu89 gnu11; do
