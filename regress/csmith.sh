@@ -13,7 +13,7 @@
 #   CSMITH_COUNT=N       how many usable seeds to test (default 50, 500 with --full)
 #   CSMITH_OPTS="..."    csmith options (default: small programs, see below)
 #   CSMITH_JOBS=N        parallel jobs (default 2)
-#   CSMITH_WORK=DIR      work directory (default regress/out/csmith)
+#   CSMITH_WORK=DIR      work directory (default regress/out/csmith; each run in DIR/run.PID, DIR/last the latest)
 # Compiler flags alternate with the seed: odd seeds -O0, even seeds -O2 (CSMITH_CFLAGS overrides).
 #
 # Output: "ok csmith SEED" / "not ok csmith SEED: why" (behaviour, and any pathcc warning),
@@ -120,7 +120,7 @@ fi
 # ---- driver ----
 full=0
 [ "${1:-}" = "--full" ] && full=1
-work=${CSMITH_WORK:-$top/regress/out/csmith}
+base=${CSMITH_WORK:-$top/regress/out/csmith}
 count=${CSMITH_COUNT:-$( [ "$full" = 1 ] && echo 500 || echo 50 )}
 jobs=${CSMITH_JOBS:-2}
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
@@ -148,6 +148,13 @@ if ! command -v csmith >/dev/null 2>&1 || [ -z "$inc" ]; then
   echo "skip csmith: csmith or its csmith.h is not installed"
   exit 0
 fi
+# Each run works in its own $base/run.PID (runs started together from two shells do not clobber each
+# other); $base/last is the latest. Run directories of processes that are gone are removed.
+mkdir -p "$base" || exit 1
+for r in "$base"/run.*; do
+  [ -d "$r" ] && ! kill -0 "${r##*.}" 2>/dev/null && rm -rf "$r"
+done
+work="$base/run.$$"
 rm -rf "$work" && mkdir -p "$work/s" "$work/tool/bin" "$work/tool/lib" || exit 1
 echo "$inc" >"$work/include"
 # A private copy of the tools, so a rebuild in the tree during the run cannot change them under us.
@@ -254,3 +261,4 @@ print("# csmith: %d pass, %d fail, %d fell back, %d functions uninstrumented%s (
          ", %d units compiled without instrumentation" % units if units else "", tally(reasons),
          sum(skipped.values()), tally(skipped), ocounts["ok"], ocounts["fail"], ocounts["skip"], tally(oskipped)))
 PY
+ln -sfn "run.$$" "$base/last"

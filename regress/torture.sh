@@ -4,7 +4,7 @@
 # must build and pass instrumented too.
 #
 # usage: sh regress/torture.sh [--full]      (regress/e2e/torture.sh runs the fixed subset for `make check`)
-#   default     every TORTURE_EVERY-th test (default 4) of the sorted list: about 400 tests
+#   default     every TORTURE_EVERY-th test (default 5) of the sorted list: 319 tests
 #   --full      all of them (`make check-torture`, `make check-full`)
 # environment:
 #   TORTURE_TESTS="pr1234 20000112-1"  run just these tests
@@ -13,7 +13,7 @@
 #                      regress/oracle.py (as regress/e2e/exact.sh does): "ok torture-oracle NAME"
 #   TORTURE_JOBS=N     parallel jobs (default 2)
 #   TORTURE_WORK=DIR   work directory (default regress/out/torture; the sources are unpacked into
-#                      DIR/src once and reused)
+#                      DIR/src once and reused, each run works in DIR/run.PID, DIR/last is the latest)
 #
 # Output: "ok torture NAME", "not ok torture NAME: why", "skip torture NAME: known ..." for the tests
 # listed in regress/known-failures that still fail the way it says (the same for "torture-oracle NAME"),
@@ -120,7 +120,7 @@ fi
 # ---- driver ----
 full=0
 [ "${1:-}" = "--full" ] && full=1
-work=${TORTURE_WORK:-$top/regress/out/torture}
+base=${TORTURE_WORK:-$top/regress/out/torture}
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
   echo "not ok torture: bin/pathcc or bin/pathprof missing (run make)"
   exit 0
@@ -139,22 +139,33 @@ if [ -z "$tarball" ]; then
   echo "skip torture: gcc-12-source is not installed (/usr/src/gcc-12/gcc-12*.tar.* missing)"
   exit 0
 fi
-mkdir -p "$work" || exit 1
-# A private copy of the tools, so a rebuild in the tree during the run cannot change them under us.
-rm -rf "$work/tool" && mkdir -p "$work/tool/bin" "$work/tool/lib" &&
-  cp "$top/bin/pathcc" "$top/bin/pathprof" "$work/tool/bin/" && cp "$top/lib/libpathprof.a" "$work/tool/lib/" || {
-  echo "not ok torture: cannot copy bin/pathcc, bin/pathprof and lib/libpathprof.a to $work/tool"
-  exit 0
-}
-stamp="$work/src/.from"
+# The sources are unpacked once into $base/src and shared; each run works in its own $base/run.PID
+# (so runs started at the same time from two shells do not clobber each other), $base/last is the
+# latest. Run directories of processes that are gone are removed.
+mkdir -p "$base" || exit 1
+for r in "$base"/run.*; do
+  [ -d "$r" ] && ! kill -0 "${r##*.}" 2>/dev/null && rm -rf "$r"
+done
+stamp="$base/src/.from"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$tarball" ]; then
-  rm -rf "$work/src" "$work/unpack" && mkdir -p "$work/unpack" || exit 1
-  if ! tar -C "$work/unpack" -xf "$tarball" --wildcards '*/gcc/testsuite/gcc.c-torture/execute/*'; then
+  u="$base/unpack.$$"
+  rm -rf "$u" && mkdir -p "$u" || exit 1
+  if ! tar -C "$u" -xf "$tarball" --wildcards '*/gcc/testsuite/gcc.c-torture/execute/*'; then
+    rm -rf "$u"
     echo "not ok torture: cannot unpack the torture tests from $tarball"
     exit 0
   fi
-  mv "$work"/unpack/*/gcc/testsuite/gcc.c-torture/execute "$work/src" && rm -rf "$work/unpack" || exit 1
-  echo "$tarball" >"$stamp"
+  echo "$tarball" >"$u"/*/gcc/testsuite/gcc.c-torture/execute/.from
+  rm -rf "$base/src"
+  mv -T "$u"/*/gcc/testsuite/gcc.c-torture/execute "$base/src" 2>/dev/null   # another run may have won
+  rm -rf "$u"
+fi
+work="$base/run.$$"
+rm -rf "$work" && mkdir -p "$work/tool/bin" "$work/tool/lib" && ln -s "$base/src" "$work/src" || exit 1
+# A private copy of the tools, so a rebuild in the tree during the run cannot change them under us.
+if ! cp "$top/bin/pathcc" "$top/bin/pathprof" "$work/tool/bin/" || ! cp "$top/lib/libpathprof.a" "$work/tool/lib/"; then
+  echo "not ok torture: cannot copy bin/pathcc, bin/pathprof and lib/libpathprof.a to $work/tool"
+  exit 0
 fi
 
 # The manifest: NAME <tab> run|skip <tab> extra flags | reason, from each test's dg- directives.
@@ -316,7 +327,7 @@ if [ ! -s "$work/manifest.tsv" ]; then
 fi
 
 # The selection: all, the named ones, or every Nth of the sorted list.
-every=${TORTURE_EVERY:-4}
+every=${TORTURE_EVERY:-5}
 if [ -n "${TORTURE_TESTS:-}" ]; then
   for t in $TORTURE_TESTS; do echo "$t"; done
 elif [ "$full" = 1 ]; then
@@ -326,7 +337,7 @@ else
 fi >"$work/selected.txt"
 awk -F'\t' 'NR == FNR { sel[$1] = 1; next } ($1 in sel) && $2 == "run" { print $1 }' \
   "$work/selected.txt" "$work/manifest.tsv" >"$work/torun.txt"
-rm -rf "$work/t" && mkdir -p "$work/t"
+mkdir -p "$work/t"
 xargs -P "${TORTURE_JOBS:-2}" -n 1 sh "$self" --one "$work" <"$work/torun.txt"
 
 # Report, in name order, with the known failures (regress/known-failures) marked as such.
@@ -413,3 +424,4 @@ if ocounts:
     print("# torture-oracle: %d exact, %d differ, %d not checked (%s)"
           % (ocounts["ok"], ocounts["fail"], ocounts["skip"], tally(oskipped)))
 PY
+ln -sfn "run.$$" "$base/last"
