@@ -292,6 +292,40 @@ static int save_aside(const char *path, const struct pp_profile *p, const char *
   return rc;
 }
 
+/* A path that names a device or pipe (/dev/null, a FIFO, a serial line): written straight
+   through, never merged, locked or replaced by a regular file. */
+static int is_device(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static int write_fd(void *ctx, const void *buf, unsigned long len)
+{
+  const char *p = buf;
+  while (len) {
+    ssize_t n = write(*(int *)ctx, p, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    p += n;
+    len -= (unsigned long)n;
+  }
+  return 0;
+}
+
+static int write_stream(const char *path, const struct pp_profile *p, char *err, size_t errlen)
+{
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  int rc = fd < 0 ? -1 : pp_profile_write(p, write_fd, &fd);
+  if (rc)
+    snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+  if (fd >= 0)
+    close(fd);
+  return rc;
+}
+
 /* The whole write: snapshot, locked merge (or save aside), then take the saved counts out of
    the live tables. Returns 0, or -1 after one line on stderr (also when saved aside). */
 static int write_profile(const char *path)
@@ -310,7 +344,7 @@ static int write_profile(const char *path)
     free_snapshot(&ss);
     return -1;
   }
-  rc = merge_locked(path, &p, err, sizeof err);
+  rc = is_device(path) ? write_stream(path, &p, err, sizeof err) : merge_locked(path, &p, err, sizeof err);
   if (rc == 0 || save_aside(path, &p, err) == 0)
     subtract_snapshot(&ss); /* on disk, in the file or aside; else kept for a later write */
   pp_profile_free(&p);

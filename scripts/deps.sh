@@ -3,7 +3,7 @@
 set -e
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in gcc make libclang-14-dev libjansson-dev python3 "$@"; do
+for p in gcc make clang libclang-14-dev libjansson-dev python3 "$@"; do
   have "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

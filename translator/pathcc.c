@@ -263,12 +263,16 @@ static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
 static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj, const char *ifile) {
   Args a = cmd(d);
   copy_options(&a, d, linker_only);
+  /* gcc's names: -o X gives X's name with .d and target X, else the source's base name */
+  char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", base_noext(src));
   if (p->has_md && !p->has_mf) {
-    size_t n = strlen(obj);
+    const char *slash = strrchr(named, '/'), *dot = strrchr(named, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - named) : strlen(named);
     VEC_PUSH(a, "-MF");
-    VEC_PUSH(a, ends_with(obj, ".o") ? pp_xasprintf("%.*s.d", (int)(n - 2), obj) : pp_xasprintf("%s.d", obj));
+    VEC_PUSH(a, pp_xasprintf("%.*s.d", (int)stem, named));
   }
-  if (p->has_md && !p->has_mt) { VEC_PUSH(a, "-MT"); VEC_PUSH(a, (char *)obj); }
+  if (p->has_md && !p->has_mt) { VEC_PUSH(a, "-MT"); VEC_PUSH(a, named); }
+  (void)obj;
   VEC_PUSH(a, "-E");
   VEC_PUSH(a, "-C");
   VEC_PUSH(a, (char *)src);
@@ -389,7 +393,9 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
   char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
   char *tables = tables_path(d, p, k, obj), *err = NULL;
-  if (!selected(d, src)) {  /* not chosen: compiled as written, quietly */
+  struct stat ost;
+  bool device = stat(obj, &ost) == 0 && !S_ISREG(ost.st_mode);
+  if (!selected(d, src) || device) {  /* not chosen, or output to a device: compiled as written */
     int rc = compile(d, p, input, true, obj, NULL);
     free(ifile); free(ofile); free(errfile); free(tables); free(stdin_copy);
     return rc;
@@ -412,24 +418,30 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     rc = compile(d, p, input, true, obj, NULL);
     goto out;
   }
-  if (res.warning) {
-    if (d->strict) { fprintf(stderr, "%s: error: %s\n", self, res.warning); rc = 1; goto out; }
-    fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+  if (res.warning && d->strict) { fprintf(stderr, "%s: error: %s\n", self, res.warning); rc = 1; goto out; }
+  if (!res.out) {
+    rc = compile(d, p, input, true, obj, NULL);
+    if (rc == 0 && res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+    goto out;
   }
-  if (!res.out) { rc = compile(d, p, input, true, obj, NULL); goto out; }
   if (write_file(ofile, res.out, res.outlen)) die("cannot write %s", ofile);
   rc = compile(d, p, ofile, false, obj, errfile);
-  if (rc == 0) copy_to_stderr(errfile);
-  else {
-    /* our output did not compile: say so once and build what the user wrote */
+  if (rc == 0) {
+    copy_to_stderr(errfile);
+    if (res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+  } else {
+    /* our output did not compile: build what the user wrote; if that compiles, say once why
+       it is uninstrumented, else its own diagnostics are all the user needs */
     if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
-    char *first = first_error(errfile);
-    char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
-    warn(src, why);
-    free(why);
-    free(first);
     unlink(tables);
     rc = compile(d, p, input, true, obj, NULL);
+    if (rc == 0) {
+      char *first = first_error(errfile);
+      char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
+      warn(src, why);
+      free(why);
+      free(first);
+    }
   }
   free(res.out);
   free(res.warning);
@@ -453,6 +465,48 @@ static char *runtime_lib(void) {
   return NULL;
 }
 
+/* What the compiler prints for args (one line), e.g. its target for -dumpmachine. */
+static char *capture(const Driver *d, const char *arg) {
+  int fds[2];
+  char buf[256];
+  if (pipe(fds)) return pp_xstrdup("");
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    close(fds[1]);
+    Args a = cmd(d);
+    VEC_PUSH(a, (char *)arg);
+    VEC_PUSH(a, NULL);
+    execvp(a.v[0], a.v);
+    _exit(127);
+  }
+  close(fds[1]);
+  ssize_t n = pid > 0 ? read(fds[0], buf, sizeof buf - 1) : 0;
+  close(fds[0]);
+  if (pid > 0) waitpid(pid, NULL, 0);
+  buf[n > 0 ? n : 0] = 0;
+  buf[strcspn(buf, "\r\n")] = 0;
+  return pp_xstrdup(buf);
+}
+
+/* The runtime for this link: $PATHCC_RUNTIME, else ours when the compiler builds for the host
+   it was built for; a cross link gets none (and one warning) rather than a foreign archive. */
+static char *runtime_for(const Driver *d) {
+  const char *env = getenv("PATHCC_RUNTIME");
+  if (env && *env) return pp_xstrdup(env);
+  char *target = capture(d, "-dumpmachine");
+  bool host = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
+  if (!host)
+    fprintf(stderr, "%s: warning: linking for %s: no pathprof runtime added; link one built for the target "
+            "(make rt-freestanding, doc: README) or set PATHCC_RUNTIME\n", self, target);
+  free(target);
+  if (!host) return NULL;
+  char *lib = runtime_lib();
+  if (!lib) die("%s", "cannot find libpathprof.a next to pathcc (expected ../lib/libpathprof.a)");
+  return lib;
+}
+
 /* Link with the user's arguments, our objects in place of the sources, and the runtime last. */
 static int link_all(Driver *d, const Plan *p, char **objs) {
   Args a = cmd(d);
@@ -460,18 +514,37 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
     size_t k;
     for (k = 0; k < p->sources.n && p->sources.v[k] != i; k++) {}
     if (k < p->sources.n) { VEC_PUSH(a, objs[k]); continue; }
+    if (!strcmp(d->args.v[i], "-x")) { i++; continue; }  /* languages were for the sources */
+    if (!strncmp(d->args.v[i], "-x", 2)) continue;
     VEC_PUSH(a, d->args.v[i]);
     if (takes_value(d->args.v[i]) && i + 1 < d->args.n) VEC_PUSH(a, d->args.v[++i]);
   }
-  char *lib = runtime_lib();
-  if (!lib) die("%s", "cannot find libpathprof.a next to pathcc (expected ../lib/libpathprof.a)");
-  /* x was in effect for the sources; the runtime is an archive */
-  VEC_PUSH(a, "-x");
-  VEC_PUSH(a, "none");
-  VEC_PUSH(a, lib);
+  char *lib = runtime_for(d);
+  if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);
   VEC_FREE(a);
   free(lib);
+  return rc;
+}
+
+/* With -c or -S, inputs other than C sources (assembly, C++...) go to the compiler as given. */
+static int compile_others(Driver *d, const Plan *p) {
+  Args a = cmd(d);
+  copy_options(&a, d, linker_only);
+  size_t first = a.n;
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *x = d->args.v[i];
+    bool src = false;
+    for (size_t k = 0; k < p->sources.n; k++) src |= p->sources.v[k] == i;
+    if (takes_value(x)) { i++; continue; }
+    if (x[0] != '-' && !src) VEC_PUSH(a, (char *)x);
+  }
+  int rc = 0;
+  if (a.n > first) {
+    VEC_PUSH(a, p->asm_only ? "-S" : "-c");
+    rc = run(&a, NULL, d->verbose);
+  }
+  VEC_FREE(a);
   return rc;
 }
 
@@ -621,6 +694,7 @@ int main(int argc, char **argv) {
     rc = compile_source(&d, &p, k, objs[k]);
   }
   if (!rc && p.link) rc = link_all(&d, &p, objs);
+  if (!rc && !p.link) rc = compile_others(&d, &p);
   remove_tmpdir(&d);
   return rc;
 }

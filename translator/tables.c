@@ -100,23 +100,18 @@ static const char *str_or(json_t *o, const char *key, const char *def) {
   return s ? s : def;
 }
 
-static int get_u64(json_t *o, const char *key, uint64_t *v) {
+/* A decimal string member: unsigned, or two's complement when it may be negative. */
+static int get_num(json_t *o, const char *key, uint64_t *v, bool is_signed) {
   const char *s = json_string_value(json_object_get(o, key));
   char *end;
   if (!s) return -1;
   errno = 0;
-  *v = strtoull(s, &end, 10);
+  *v = is_signed ? (uint64_t)strtoll(s, &end, 10) : strtoull(s, &end, 10);
   return *end || errno ? -1 : 0;
 }
 
-static int get_i64(json_t *o, const char *key, uint64_t *v) {
-  const char *s = json_string_value(json_object_get(o, key));
-  char *end;
-  if (!s) return -1;
-  errno = 0;
-  *v = (uint64_t)strtoll(s, &end, 10);
-  return *end || errno ? -1 : 0;
-}
+static int get_u64(json_t *o, const char *key, uint64_t *v) { return get_num(o, key, v, false); }
+static int get_i64(json_t *o, const char *key, uint64_t *v) { return get_num(o, key, v, true); }
 
 static int read_blocks(PPGraph *g, json_t *blocks, int nfiles) {
   size_t i;

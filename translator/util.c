@@ -34,14 +34,21 @@ char *pp_xstrdup(const char *s) {
   return memcpy(pp_xmalloc(n), s, n);
 }
 
+/* vsnprintf into a fresh buffer of the right size. */
+static char *vformat(const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *s = pp_xmalloc((size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, again);
+  va_end(again);
+  return s;
+}
+
 char *pp_xasprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = pp_xmalloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  char *s = vformat(fmt, ap);
   va_end(ap);
   return s;
 }
@@ -61,13 +68,9 @@ void pp_str_add(PPStr *b, const char *s) { pp_str_addn(b, s, strlen(s)); }
 void pp_str_addf(PPStr *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *tmp = vformat(fmt, ap);
   va_end(ap);
-  char *tmp = pp_xmalloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  pp_str_addn(b, tmp, (size_t)n);
+  pp_str_add(b, tmp);
   free(tmp);
 }
 
