@@ -128,6 +128,7 @@ typedef struct {
   VEC(size_t) sources;     /* indexes of C sources in d->args */
   bool has_md, has_mf, has_mt;
   int inputs;              /* files of any kind on the command line */
+  bool save_temps;         /* -save-temps: leave the (instrumented) .i beside the object */
 } Plan;
 
 static bool is_c_source(const char *a, const char *lang) {
@@ -153,6 +154,7 @@ static int analyse(Driver *d, Plan *p) {
     else if (!strcmp(a, "-S")) p->asm_only = true;
     else if (query_only(a)) query = true;
     else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) p->has_md = true;
+    else if (!strncmp(a, "-save-temps", 11)) p->save_temps = true;
     else if (!strncmp(a, "-MF", 3)) p->has_mf = true;
     else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) p->has_mt = true;
     if (!strcmp(a, "-x") && i + 1 < d->args.n) lang = strcmp(d->args.v[i + 1], "none") ? d->args.v[i + 1] : NULL;
@@ -221,10 +223,13 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
   return abs;
 }
 
+/* Where a source's object goes; with -save-temps a link keeps them as gcc does (prog-a.o). */
 static char *output_for(const Plan *p, const Driver *d, const char *src, size_t k) {
   if (p->output && !p->link) return pp_xstrdup(p->output);
-  char *b = base_noext(src);
-  char *o = p->link ? pp_xasprintf("%s/%zu-%s.o", d->tmpdir, k, b) : pp_xasprintf("%s.%s", b, p->asm_only ? "s" : "o");
+  char *b = base_noext(src), *o;
+  if (p->link && p->save_temps) o = pp_xasprintf("%s-%s.o", p->output ? p->output : "a.out", b);
+  else if (p->link) o = pp_xasprintf("%s/%zu-%s.o", d->tmpdir, k, b);
+  else o = pp_xasprintf("%s.%s", b, p->asm_only ? "s" : "o");
   free(b);
   return o;
 }
@@ -429,6 +434,12 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   if (rc == 0) {
     copy_to_stderr(errfile);
     if (res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+    if (p->save_temps) {  /* the unit as compiled, where gcc leaves its .i */
+      const char *dot = strrchr(obj, '.'), *slash = strrchr(obj, '/');
+      char *keep = pp_xasprintf("%.*s.i", (int)(dot && (!slash || dot > slash) ? dot - obj : (long)strlen(obj)), obj);
+      write_file(keep, res.out, res.outlen);
+      free(keep);
+    }
   } else {
     /* our output did not compile: build what the user wrote; if that compiles, say once why
        it is uninstrumented, else its own diagnostics are all the user needs */
