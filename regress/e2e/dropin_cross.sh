@@ -1,7 +1,8 @@
 #!/bin/sh
 # pathcc with a cross compiler: `pathcc arm-none-eabi-gcc -c x.c` (and CC="pathcc arm-none-eabi-gcc",
 # and a wrapper directory) yields an instrumented ARM object and its tables; a firmware link through
-# pathcc does not break. Installs gcc-arm-none-eabi when missing (as root).
+# pathcc does not break, and links the freestanding runtime named by PATHCC_RUNTIME.
+# Installs gcc-arm-none-eabi when missing (as root).
 NAME=cross
 . "$(dirname "$0")/../dropin-lib.sh"
 if ! need_pkg arm-none-eabi-gcc gcc-arm-none-eabi; then
@@ -67,4 +68,12 @@ if "$P" arm-none-eabi-gcc --specs=nosys.specs -mcpu=cortex-m4 -mthumb -O2 -o fw.
    [ "$(objdump_arch fw.elf)" = elf32-littlearm ]; then ok link
 elif grep -q '^pathcc: ' link.log && ! grep -q 'file format not recognized' link.log; then ok link "pathcc explains: $(grep -m1 '^pathcc: ' link.log | cut -c1-120)"
 else nok link "pathcc arm-none-eabi-gcc --specs=nosys.specs -mcpu=cortex-m4 -mthumb -o fw.elf main.c x.c: $(grep -m1 -i error link.log | cut -c1-200)"; fi
+# ... and with the freestanding runtime built for the target (make rt-freestanding) in PATHCC_RUNTIME
+rt="$top/lib/freestanding/dropin-cortex-m4/libpathprof.a"
+if ! (cd "$top" && make -s rt-freestanding CROSS=arm-none-eabi- RT_ARCH="-mcpu=cortex-m4 -mthumb" RT_NAME=dropin-cortex-m4) >rt.log 2>&1; then
+  nok link-runtime "make rt-freestanding for cortex-m4 fails: $(grep -m1 -i error rt.log)"
+elif PATHCC_RUNTIME="$rt" "$P" arm-none-eabi-gcc --specs=nosys.specs -mcpu=cortex-m4 -mthumb -O2 -o fw2.elf main.c x.c >link2.log 2>&1 &&
+     [ "$(objdump_arch fw2.elf)" = elf32-littlearm ] && arm-none-eabi-nm fw2.elf | grep -q ' T __pathprof_register' && [ ! -s link2.log ]; then
+  ok link-runtime "PATHCC_RUNTIME=lib/freestanding/dropin-cortex-m4/libpathprof.a"
+else nok link-runtime "PATHCC_RUNTIME=$rt pathcc arm-none-eabi-gcc ... -o fw2.elf main.c x.c: $(head -c 200 link2.log)"; fi
 finish
