@@ -531,6 +531,9 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
     if (takes_value(d->args.v[i]) && i + 1 < d->args.n) VEC_PUSH(a, d->args.v[++i]);
   }
   char *lib = runtime_for(d);
+  /* each executable and shared object keeps its own registry: none takes the runtime from a
+     library it happens to link against (which may be rebuilt without pathcc) */
+  if (lib && !getenv("PATHCC_RUNTIME")) VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
   if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);
   VEC_FREE(a);
