@@ -16,10 +16,12 @@
 #   CSMITH_WORK=DIR      work directory (default regress/out/csmith; each run in DIR/run.PID, DIR/last the latest)
 # Compiler flags alternate with the seed: odd seeds -O0, even seeds -O2 (CSMITH_CFLAGS overrides).
 #
+# Each seed is built in both decision modes (CSMITH_DECISIONS="statements conditions"); conditions
+# mode reports as csmith-cond / csmith-cond-oracle.
 # Output: "ok csmith SEED" / "not ok csmith SEED: why" (behaviour, and any pathcc warning),
 # "ok csmith-oracle SEED" / "not ok csmith-oracle SEED: why" (exact counts), "skip ..." for lines of
 # regress/known-failures that still fail as listed, and the summary comment
-#   # csmith: N pass, N fail, N fell back, N functions uninstrumented (reasons: ...); oracle: N exact, N differ, ...
+#   # csmith: N pass, N fail, N fell back, N of M functions uninstrumented (P%) (reasons: ...); oracle: N exact, N differ, ...
 top=$(cd "$(dirname "$0")/.." && pwd)
 self="$top/regress/csmith.sh"
 OPTS=${CSMITH_OPTS:---quiet --max-funcs 4 --max-block-depth 3 --max-expr-complexity 5}
@@ -56,40 +58,29 @@ fi
 if [ "${1:-}" = "--check" ]; then
   work=$2 seed=$3 inc=$(cat "$2/include") tool="$2/tool"
   d="$work/s/$seed"
-  cd "$d" || exit 1
   flags=$(cflags_for "$seed")
-  result() { printf '%s\t%s\n' "$1" "$2" >"$d/result"; }
-  oracle() { printf '%s\t%s\n' "$1" "$2" >"$d/oracle"; }
+  result() { printf '%s\t%s\n' "$1" "$2" >"$d/$m/result"; }
+  oracle() { printf '%s\t%s\n' "$1" "$2" >"$d/$m/oracle"; }
+  # The builds in decision mode $m, in $d/$m: inst (plain pathcc) and trace (pathcc --trace).
   check() {
-    rm -rf inst trace && mkdir -p inst trace || exit 1
+    rm -rf "$d/$m" && mkdir -p "$d/$m/inst" "$d/$m/trace" && cd "$d/$m" || exit 1
     # shellcheck disable=SC2086
-    (cd inst && timeout 300 "$tool/bin/pathcc" gcc $flags -I"$inc" -o prog ../prog.c >pathcc.out 2>pathcc.err); brc=$?
+    (cd inst && timeout 300 "$tool/bin/pathcc" --decisions="$m" gcc $flags -I"$inc" -o prog "$d/prog.c" >pathcc.out 2>pathcc.err); brc=$?
     if [ "$brc" != 0 ]; then result fail "pathcc build fails (status $brc): $(first inst/pathcc.err)"; return; fi
     # shellcheck disable=SC2086
-    (cd trace && timeout 300 "$tool/bin/pathcc" --trace gcc $flags -I"$inc" -o prog ../prog.c >pathcc.out 2>pathcc.err); trc=$?
+    (cd trace && timeout 300 "$tool/bin/pathcc" --trace --decisions="$m" gcc $flags -I"$inc" -o prog "$d/prog.c" >pathcc.out 2>pathcc.err); trc=$?
     if [ "$trc" != 0 ]; then result fail "pathcc --trace build fails (status $trc): $(first trace/pathcc.err)"; return; fi
     grep -hE 'warning: .*(uninstrumented|without instrumentation)' inst/pathcc.err >fallback.txt
-    python3 - inst fallback.txt >uninstrumented.tsv <<'PY'
-import glob, json, re, sys
-d, fb = sys.argv[1:3]
-for p in sorted(glob.glob(d + "/*.pp.json")):
-    for s in json.load(open(p)).get("skipped", []):
-        print("function\t%s\t%s" % (s.get("name", "?"), s.get("reason", "?")))
-for line in open(fb):
-    # "pathcc: warning: FILE: why": the unit was compiled from the untouched source
-    m = re.match(r".*?warning: [^:]*: (.*)$", line.strip())
-    if m and "left uninstrumented" not in line:
-        print("unit\t-\t%s" % re.sub(r"[^\s(]+:\d+:\d+: ", "", m.group(1)))
-PY
-    (cd inst && PATHPROF_FILE="$d/inst/prof.out" timeout 60 ./prog >prog.out 2>prog.err; echo $? >prog.rc)
+    python3 "$top/regress/suite.py" uninstrumented inst fallback.txt functions.txt >uninstrumented.tsv
+    (cd inst && PATHPROF_FILE="$d/$m/inst/prof.out" timeout 60 ./prog >prog.out 2>prog.err; echo $? >prog.rc)
     # A trace over 1 GB is not replayed: the run is killed (SIGXFSZ, status 153) and the oracle skipped.
-    (cd trace && ulimit -f 2097152 && PATHPROF_FILE="$d/trace/prof.out" PATHPROF_TRACE="$d/trace/trace.txt" \
+    (cd trace && ulimit -f 2097152 && PATHPROF_FILE="$d/$m/trace/prof.out" PATHPROF_TRACE="$d/$m/trace/trace.txt" \
        timeout 120 ./prog >prog.out 2>prog.err; echo $? >prog.rc)
-    if ! cmp -s plain.out inst/prog.out || ! cmp -s plain.rc inst/prog.rc; then
-      result fail "instrumented program differs: status $(cat inst/prog.rc) (plain $(cat plain.rc)), output '$(first inst/prog.out)' (plain '$(first plain.out)')"
+    if ! cmp -s "$d/plain.out" inst/prog.out || ! cmp -s "$d/plain.rc" inst/prog.rc; then
+      result fail "instrumented program differs: status $(cat inst/prog.rc) (plain $(cat "$d/plain.rc")), output '$(first inst/prog.out)' (plain '$(first "$d/plain.out")')"
     elif [ "$(cat trace/prog.rc)" != 153 ] && [ "$(cat trace/prog.rc)" != 124 ] &&
-         { ! cmp -s plain.out trace/prog.out || ! cmp -s plain.rc trace/prog.rc; }; then
-      result fail "--trace program differs: status $(cat trace/prog.rc) (plain $(cat plain.rc)), output '$(first trace/prog.out)' (plain '$(first plain.out)')"
+         { ! cmp -s "$d/plain.out" trace/prog.out || ! cmp -s "$d/plain.rc" trace/prog.rc; }; then
+      result fail "--trace program differs: status $(cat trace/prog.rc) (plain $(cat "$d/plain.rc")), output '$(first trace/prog.out)' (plain '$(first "$d/plain.out")')"
     elif [ -s fallback.txt ]; then
       result fellback "$(first fallback.txt)"
     else
@@ -112,8 +103,11 @@ PY
     if grep -q '^ok oracle' oracle.txt; then oracle ok ""; return; fi
     oracle fail "$(grep '^not ok' oracle.txt | sed 's/^not ok oracle [^:]*: //' | cut -c1-400)"
   }
-  check
-  rm -f plain inst/prog trace/prog
+  for m in ${CSMITH_DECISIONS:-statements conditions}; do
+    check
+    rm -f "$d/$m/inst/prog" "$d/$m/trace/prog"
+  done
+  rm -f "$d/plain"
   exit 0
 fi
 
@@ -192,73 +186,26 @@ fi
 # Phase 2: the instrumented builds of the usable seeds.
 xargs -P "$jobs" -n 1 sh "$self" --check "$work" <"$work/usable.txt"
 
-python3 - "$work" "$top/regress/known-failures" <<'PY'
+python3 - "$top/regress" "$work" ${CSMITH_DECISIONS:-statements conditions} <<'PY'
 import collections, os, sys
-work, knownfile = sys.argv[1:3]
-known = {}   # (seed, "csmith"|"csmith-oracle") -> (status, root cause)
-if os.path.exists(knownfile):
-    for line in open(knownfile):
-        w = line.split(None, 3)
-        if len(w) >= 3 and not w[0].startswith("#"):
-            known[(w[1], w[0])] = (w[2], w[3].strip() if len(w) > 3 else "")
-
-def read(path):
-    try:
-        return (open(path).read().rstrip("\n").split("\t", 1) + [""])[:2]
-    except OSError:
-        return None
-
-def report(kind, name, res, why):
-    k = known.get((name, kind))
-    if res in ("pass", "ok"):
-        print("ok %s %s" % (kind, name))
-        if k:
-            print("# %s %s is listed in regress/known-failures (%s) but passes now: remove that line" % (kind, name, k[0]))
-    elif k and k[0] == res:
-        print("skip %s %s: known %s: %s" % (kind, name, res, k[1]))
-    else:
-        print("not ok %s %s: %s%s" % (kind, name, "fell back: " if res == "fellback" else "", why))
-
-counts, ocounts = collections.Counter(), collections.Counter()
-skipped, oskipped, reasons = collections.Counter(), collections.Counter(), collections.Counter()
-funcs = units = 0
+sys.path.insert(0, sys.argv[1])
+import suite
+work, modes = sys.argv[2], sys.argv[3:]
+known = suite.Known(os.path.join(sys.argv[1], "known-failures"))
+skipped = collections.Counter()
 usable = set(open(os.path.join(work, "usable.txt")).read().split())
-for seed in open(os.path.join(work, "tried.txt")).read().split():
-    d = os.path.join(work, "s", seed)
+tried = open(os.path.join(work, "tried.txt")).read().split()
+for seed in tried:
     if seed not in usable:
-        u = read(os.path.join(d, "usable")) or ("skip", "the plain phase died")
+        u = suite.read(os.path.join(work, "s", seed, "usable")) or ("skip", "the plain phase died")
         skipped[u[1].split(":")[0]] += 1
         print("# skipped csmith %s: %s" % (seed, u[1]))
-        continue
-    res, why = read(os.path.join(d, "result")) or ("fail", "the test script died (no result in %s)" % d)
-    counts[res] += 1
-    try:
-        for u in open(os.path.join(d, "uninstrumented.tsv")):
-            kind, fn, reason = u.rstrip("\n").split("\t", 2)
-            reasons[reason] += 1
-            if kind == "function":
-                funcs += 1
-            else:
-                units += 1
-    except OSError:
-        pass
-    report("csmith", seed, res, why)
-    o = read(os.path.join(d, "oracle"))
-    if o is None:
-        continue
-    ocounts[o[0]] += 1
-    if o[0] == "skip":
-        oskipped[o[1]] += 1
-        print("# csmith-oracle %s not checked: %s" % (seed, o[1]))
-    else:
-        report("csmith-oracle", seed, o[0], o[1])
-
-def tally(c):
-    return "; ".join("%s x%d" % (w, n) for w, n in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
-print("# csmith: %d pass, %d fail, %d fell back, %d functions uninstrumented%s (reasons: %s); "
-      "%d seeds skipped (%s); oracle: %d exact, %d differ, %d not checked (%s)"
-      % (counts["pass"], counts["fail"], counts["fellback"], funcs,
-         ", %d units compiled without instrumentation" % units if units else "", tally(reasons),
-         sum(skipped.values()), tally(skipped), ocounts["ok"], ocounts["fail"], ocounts["skip"], tally(oskipped)))
+for m in modes:
+    t = suite.Mode(known, suite.suite_name("csmith", m))
+    for seed in tried:
+        if seed in usable:
+            t.add(seed, os.path.join(work, "s", seed, m))
+    print("# %s: %s; %d seeds skipped (%s); oracle: %s"
+          % (t.suite, t.summary(), sum(skipped.values()), suite.tally(skipped), t.oracle_summary()))
 PY
 ln -sfn "run.$$" "$base/last"

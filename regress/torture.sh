@@ -8,6 +8,8 @@
 #   --full      all of them (`make check-torture`, `make check-full`)
 # environment:
 #   TORTURE_TESTS="pr1234 20000112-1"  run just these tests
+#   TORTURE_DECISIONS="statements conditions"   the decision modes to build with (both by default);
+#                      conditions mode reports as torture-cond / torture-cond-oracle
 #   TORTURE_ORACLE=0   skip the exactness check: by default each test whose instrumented build runs
 #                      right is also built with pathcc --trace and its path counts are checked against
 #                      regress/oracle.py (as regress/e2e/exact.sh does): "ok torture-oracle NAME"
@@ -18,7 +20,7 @@
 # Output: "ok torture NAME", "not ok torture NAME: why", "skip torture NAME: known ..." for the tests
 # listed in regress/known-failures that still fail the way it says (the same for "torture-oracle NAME"),
 # comment lines for tests skipped because they cannot run here (with the reason), and summary comments
-#   # torture: N pass, N fail, N fell back, N functions uninstrumented (reasons: ...); N skipped (...)
+#   # torture: N pass, N fail, N fell back, N of M functions uninstrumented (P%) (reasons: ...); N skipped (...)
 #   # torture-oracle: N exact, N differ, N not checked (...)
 # A test "fell back" when pathcc warned that it left functions, or the whole unit, uninstrumented;
 # that is reported as not ok (unless known), since the point is to profile every function.
@@ -34,65 +36,61 @@ if [ "${1:-}" = "--one" ]; then
   first() { tr '\n' ' ' <"$1" | cut -c1-300; }
   cd "$d" || exit 1
 
-  # Plain and instrumented builds and runs; "result" gets: pass|fail|fellback|skip <tab> why.
+  # The plain build and run, once; "result" gets skip <tab> why when the test cannot be used here.
   result() { printf '%s\t%s\n' "$1" "$2" >"$d/result"; }
-  behaviour() {
+  plain() {
     # shellcheck disable=SC2086
     if ! timeout 60 gcc -O1 -w $flags -o plain "$src" -lm >plain.build 2>&1; then
-      result skip "plain gcc -O1 build fails: $(first plain.build)"; return
+      result skip "plain gcc -O1 build fails: $(first plain.build)"; return 1
     fi
     timeout 10 ./plain >plain.out 2>plain.err; prc=$?
-    if [ "$prc" = 124 ]; then result skip "plain build times out (10s)"; return; fi
-    if [ "$prc" != 0 ]; then result skip "plain build fails at run time (status $prc)"; return; fi
+    if [ "$prc" = 124 ]; then result skip "plain build times out (10s)"; return 1; fi
+    if [ "$prc" != 0 ]; then result skip "plain build fails at run time (status $prc)"; return 1; fi
     # Output is compared only when it is the same from one plain run to the next (some tests print addresses).
     timeout 10 ./plain >plain2.out 2>/dev/null
-    mkdir -p inst && cd inst || exit 1
-    # shellcheck disable=SC2086
-    timeout 120 "$tool/bin/pathcc" gcc -O1 -w $flags -o prog "$src" -lm >../pathcc.out 2>../pathcc.err; brc=$?
-    cd ..
-    if [ "$brc" != 0 ]; then result fail "instrumented build fails (status $brc): $(first pathcc.err)"; return; fi
-    # Fallback: a pathcc warning line. Functions left out are listed in the tables' "skipped" arrays;
-    # a unit compiled from the untouched source has no tables, so its reason comes from the warning.
-    grep -E 'warning: .*(uninstrumented|without instrumentation)' pathcc.err >fallback.txt
-    python3 - inst fallback.txt >uninstrumented.tsv <<'PY'
-import glob, json, re, sys
-d, fb = sys.argv[1:3]
-for p in sorted(glob.glob(d + "/*.pp.json")):
-    for s in json.load(open(p)).get("skipped", []):
-        print("function\t%s\t%s" % (s.get("name", "?"), s.get("reason", "?")))
-for line in open(fb):
-    # "pathcc: warning: FILE: why": the unit was compiled from the untouched source
-    m = re.match(r".*?warning: [^:]*: (.*)$", line.strip())
-    if m and "left uninstrumented" not in line:
-        print("unit\t-\t%s" % re.sub(r"[^\s(]+:\d+:\d+: ", "", m.group(1)))
-PY
-    timeout 20 env PATHPROF_FILE="$d/prof.out" inst/prog >prog.out 2>prog.err; irc=$?
-    if [ "$irc" != "$prc" ]; then
-      if [ "$irc" = 124 ]; then result fail "instrumented program times out (20s; plain takes under 10s)"; return; fi
-      result fail "instrumented program exits with status $irc (plain: 0)$( [ -s prog.err ] && printf ': %s' "$(first prog.err)")"
-      return
-    fi
-    if cmp -s plain.out plain2.out && ! cmp -s plain.out prog.out; then
-      result fail "instrumented program prints something else (diff $d/plain.out $d/prog.out)"; return
-    fi
-    if [ -s fallback.txt ]; then result fellback "$(first fallback.txt)"; return; fi
-    if [ ! -s "$d/prof.out" ]; then result fail "instrumented program wrote no profile"; return; fi
-    result pass ""
+    return 0
   }
 
-  # The --trace build's path counts against regress/oracle.py; "oracle" gets: ok|fail|skip <tab> why.
-  oracle() { printf '%s\t%s\n' "$1" "$2" >"$d/oracle"; }
-  exactness() {
-    mkdir -p trace && cd trace || exit 1
+  # The instrumented build and run in decision mode $m, in $d/$m; "$m/result" gets pass|fail|fellback <tab> why.
+  mresult() { printf '%s\t%s\n' "$1" "$2" >"$d/$m/result"; }
+  behaviour() {
+    mkdir -p "$d/$m/inst" && cd "$d/$m/inst" || exit 1
     # shellcheck disable=SC2086
-    if ! timeout 120 "$tool/bin/pathcc" --trace gcc -O1 -w $flags -o prog "$src" -lm >pathcc.out 2>pathcc.err; then
+    timeout 120 "$tool/bin/pathcc" --decisions="$m" gcc -O1 -w $flags -o prog "$src" -lm >../pathcc.out 2>../pathcc.err; brc=$?
+    cd .. || exit 1
+    if [ "$brc" != 0 ]; then mresult fail "instrumented build fails (status $brc): $(first pathcc.err)"; return; fi
+    # Fallback: a pathcc warning line. Functions left out are listed in the tables' "skipped" arrays;
+    # a unit compiled from the untouched source has no tables, so its reason comes from the warning.
+    # functions.txt gets the number of functions instrumented, for the share left out.
+    grep -E 'warning: .*(uninstrumented|without instrumentation)' pathcc.err >fallback.txt
+    python3 "$top/regress/suite.py" uninstrumented inst fallback.txt functions.txt >uninstrumented.tsv
+    timeout 20 env PATHPROF_FILE="$d/$m/prof.out" inst/prog >prog.out 2>prog.err; irc=$?
+    if [ "$irc" != "$prc" ]; then
+      if [ "$irc" = 124 ]; then mresult fail "instrumented program times out (20s; plain takes under 10s)"; return; fi
+      mresult fail "instrumented program exits with status $irc (plain: 0)$( [ -s prog.err ] && printf ': %s' "$(first prog.err)")"
+      return
+    fi
+    if cmp -s ../plain.out ../plain2.out && ! cmp -s ../plain.out prog.out; then
+      mresult fail "instrumented program prints something else (diff $d/plain.out $d/$m/prog.out)"; return
+    fi
+    if [ -s fallback.txt ]; then mresult fellback "$(first fallback.txt)"; return; fi
+    if [ ! -s "$d/$m/prof.out" ]; then mresult fail "instrumented program wrote no profile"; return; fi
+    mresult pass ""
+  }
+
+  # The --trace build's path counts against regress/oracle.py; "$m/oracle" gets: ok|fail|skip <tab> why.
+  oracle() { printf '%s\t%s\n' "$1" "$2" >"$d/$m/oracle"; }
+  exactness() {
+    mkdir -p "$d/$m/trace" && cd "$d/$m/trace" || exit 1
+    # shellcheck disable=SC2086
+    if ! timeout 120 "$tool/bin/pathcc" --trace --decisions="$m" gcc -O1 -w $flags -o prog "$src" -lm >pathcc.out 2>pathcc.err; then
       oracle fail "pathcc --trace build fails: $(first pathcc.err)"; return
     fi
     if ! ls ./*.pp.json >/dev/null 2>&1; then oracle skip "no tables (unit not instrumented)"; return; fi
     # A trace over 256 MB is not worth replaying: the run is killed (SIGXFSZ) and the oracle skipped.
-    (ulimit -f 524288; PATHPROF_FILE="$d/trace/prof.out" PATHPROF_TRACE="$d/trace/trace.txt" timeout 60 ./prog >prog.out 2>prog.err); trc=$?
+    (ulimit -f 524288; PATHPROF_FILE="$PWD/prof.out" PATHPROF_TRACE="$PWD/trace.txt" timeout 60 ./prog >prog.out 2>prog.err); trc=$?
     if [ "$trc" = 153 ] || [ "$trc" = 124 ]; then rm -f trace.txt; oracle skip "trace too large (256 MB) or too slow (60s)"; return; fi
-    if [ "$trc" != 0 ] || { cmp -s ../plain.out ../plain2.out && ! cmp -s prog.out ../plain.out; }; then
+    if [ "$trc" != 0 ] || { cmp -s "$d/plain.out" "$d/plain2.out" && ! cmp -s prog.out "$d/plain.out"; }; then
       oracle fail "the --trace build behaves differently from plain (status $trc)"; return
     fi
     if [ ! -s prof.out ]; then
@@ -108,12 +106,16 @@ PY
     oracle fail "$(grep '^not ok' oracle.txt | sed 's/^not ok oracle [^:]*: //' | cut -c1-400)"
   }
 
-  behaviour
-  cd "$d" || exit 1
-  case "${TORTURE_ORACLE:-1}:$(cut -f1 result)" in
-    1:pass|1:fellback) exactness ;;
-  esac
-  rm -f "$d/plain" "$d/inst/prog" "$d/trace/prog"
+  if plain; then
+    for m in ${TORTURE_DECISIONS:-statements conditions}; do
+      behaviour
+      case "${TORTURE_ORACLE:-1}:$(cut -f1 "$d/$m/result")" in
+        1:pass|1:fellback) exactness ;;
+      esac
+      rm -f "$d/$m/inst/prog" "$d/$m/trace/prog"
+    done
+  fi
+  rm -f "$d/plain"
   exit 0
 fi
 
@@ -155,9 +157,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$tarball" ]; then
     echo "not ok torture: cannot unpack the torture tests from $tarball"
     exit 0
   fi
-  echo "$tarball" >"$u"/*/gcc/testsuite/gcc.c-torture/execute/.from
+  # (sh does not glob a redirection target: name the unpacked directory first)
+  set -- "$u"/*/gcc/testsuite/gcc.c-torture/execute
+  echo "$tarball" >"$1/.from"
   rm -rf "$base/src"
-  mv -T "$u"/*/gcc/testsuite/gcc.c-torture/execute "$base/src" 2>/dev/null   # another run may have won
+  mv -T "$1" "$base/src" 2>/dev/null   # another run may have won
   rm -rf "$u"
 fi
 work="$base/run.$$"
@@ -341,87 +345,34 @@ mkdir -p "$work/t"
 xargs -P "${TORTURE_JOBS:-2}" -n 1 sh "$self" --one "$work" <"$work/torun.txt"
 
 # Report, in name order, with the known failures (regress/known-failures) marked as such.
-python3 - "$work" "$top/regress/known-failures" <<'PY'
+python3 - "$top/regress" "$work" ${TORTURE_DECISIONS:-statements conditions} <<'PY'
 import collections, os, sys
-work, knownfile = sys.argv[1:3]
-known = {}   # (name, "torture"|"torture-oracle") -> (status, root cause)
-if os.path.exists(knownfile):
-    for line in open(knownfile):
-        w = line.split(None, 3)
-        if len(w) >= 3 and not w[0].startswith("#"):
-            known[(w[1], w[0])] = (w[2], w[3].strip() if len(w) > 3 else "")
+sys.path.insert(0, sys.argv[1])
+import suite
+work, modes = sys.argv[2], sys.argv[3:]
+known = suite.Known(os.path.join(sys.argv[1], "known-failures"))
 selected = set(open(os.path.join(work, "selected.txt")).read().split())
-counts, ocounts = collections.Counter(), collections.Counter()
-skipped, oskipped, reasons = collections.Counter(), collections.Counter(), collections.Counter()
-funcs = units = 0
-
-def read(path):
-    try:
-        return (open(path).read().rstrip("\n").split("\t", 1) + [""])[:2]
-    except OSError:
-        return None
-
-def report(kind, name, res, why):
-    k = known.get((name, kind))
-    if res in ("pass", "ok"):
-        print("ok %s %s" % (kind, name))
-        if k:
-            print("# %s %s is listed in regress/known-failures (%s) but passes now: remove that line" % (kind, name, k[0]))
-    elif k and k[0] == res:
-        print("skip %s %s: known %s: %s" % (kind, name, res, k[1]))
-    else:
-        print("not ok %s %s: %s%s" % (kind, name, "fell back: " if res == "fellback" else "", why))
-
-names = set()
-for line in open(os.path.join(work, "manifest.tsv")):
-    names.add(line.split("\t")[0])
+skipped, usable = collections.Counter(), []
+names = set(line.split("\t")[0] for line in open(os.path.join(work, "manifest.tsv")))
 for name in sorted(selected - names):
     print("not ok torture %s: no such test in %s/src" % (name, work))
 for line in open(os.path.join(work, "manifest.tsv")):
     name, status, what = (line.rstrip("\n").split("\t") + [""])[:3]
     if name not in selected:
         continue
-    if status == "skip":
-        counts["skip"] += 1
-        skipped[what] += 1
-        print("# skipped torture %s: %s" % (name, what))
-        continue
-    d = os.path.join(work, "t", name)
-    res, why = read(os.path.join(d, "result")) or ("fail", "the test script died (no result in %s)" % d)
-    if res == "skip":
-        counts["skip"] += 1
-        skipped[why.split(":")[0]] += 1
+    res = suite.read(os.path.join(work, "t", name, "result"))
+    if status == "skip" or (res and res[0] == "skip"):
+        why = what if status == "skip" else res[1]
+        skipped[why if status == "skip" else why.split(":")[0]] += 1
         print("# skipped torture %s: %s" % (name, why))
-        continue
-    try:
-        for u in open(os.path.join(d, "uninstrumented.tsv")):
-            kind, fn, reason = u.rstrip("\n").split("\t", 2)
-            reasons[reason] += 1
-            if kind == "function":
-                funcs += 1
-            else:
-                units += 1
-    except OSError:
-        pass
-    counts[res] += 1
-    report("torture", name, res, why)
-    o = read(os.path.join(d, "oracle"))
-    if o:
-        ocounts[o[0]] += 1
-        if o[0] == "skip":
-            oskipped[o[1]] += 1
-            print("# torture-oracle %s not checked: %s" % (name, o[1]))
-        else:
-            report("torture-oracle", name, o[0], o[1])
-
-def tally(c):
-    return "; ".join("%s x%d" % (w, n) for w, n in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
-print("# torture: %d pass, %d fail, %d fell back, %d functions uninstrumented%s (reasons: %s); %d skipped (%s)"
-      % (counts["pass"], counts["fail"], counts["fellback"], funcs,
-         ", %d units compiled without instrumentation" % units if units else "", tally(reasons),
-         counts["skip"], tally(skipped)))
-if ocounts:
-    print("# torture-oracle: %d exact, %d differ, %d not checked (%s)"
-          % (ocounts["ok"], ocounts["fail"], ocounts["skip"], tally(oskipped)))
+    else:
+        usable.append(name)
+for m in modes:
+    t = suite.Mode(known, suite.suite_name("torture", m))
+    for name in usable:
+        t.add(name, os.path.join(work, "t", name, m))
+    print("# %s: %s; %d skipped (%s)" % (t.suite, t.summary(), sum(skipped.values()), suite.tally(skipped)))
+    if t.ocounts:
+        print("# %s-oracle: %s" % (t.suite, t.oracle_summary()))
 PY
 ln -sfn "run.$$" "$base/last"
