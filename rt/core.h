@@ -14,18 +14,8 @@ struct __pathprof_unit *__pathprof_first(void);
 /* The unit registered before u, or 0 at the end of the registry. */
 struct __pathprof_unit *__pathprof_next(struct __pathprof_unit *u);
 
-/* ---- Counter width (doc/formats.md section 1, "Counter width") ----
-   A unit of layout version 2 is this struct; the instrumented code registers &unit.base. Its
-   array counters are 64-bit (base.counters, as in version 1) or 32-bit saturating (counters32,
-   base.counters == 0): the instrumented code counts with `c[r] += c[r] != 0xffffffffu`. The
-   profile format is the same for both widths: 32-bit counts are widened when written. The
-   translator does not emit version 2 yet; when it does, this struct moves into unit.h's prelude. */
-#define PATHPROF_UNIT_VERSION_WIDTH 2
-struct __pathprof_unit_width {
-  struct __pathprof_unit base;   /* base.version == PATHPROF_UNIT_VERSION_WIDTH */
-  unsigned long counter_bits;    /* 64 or 32; any other value: the unit is refused */
-  unsigned int *counters32;      /* counter_bits == 32: ncounters counters (int has >= 32 bits) */
-};
+/* ---- Counter width (doc/formats.md section 1, "Counter width"): struct __pathprof_unit_width
+   is in unit.h. ---- */
 
 /* Array counter i of u, whatever its width (0 when i is out of range or u has no counters). */
 unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i);

@@ -126,7 +126,7 @@ static int snap_unit(struct snap *s, struct __pathprof_unit *u)
   if (!s->rec.name || !s->rec.counters)
     return -1;
   for (i = 0; i < u->ncounters; i++)
-    s->rec.counters[i] = u->counters ? u->counters[i] : 0;
+    s->rec.counters[i] = __pathprof_counter_get(u, i);
   return snap_hash(s, u);
 }
 
@@ -192,8 +192,8 @@ static void subtract_snapshot(const struct snapshot *ss)
 
   for (i = 0; i < ss->n; i++) {
     s = &ss->s[i];
-    for (k = 0; s->u->counters && k < s->rec.ncounters && k < s->u->ncounters; k++)
-      s->u->counters[k] = take(s->u->counters[k], s->rec.counters[k]);
+    for (k = 0; k < s->rec.ncounters && k < s->u->ncounters; k++)
+      __pathprof_counter_set(s->u, k, take(__pathprof_counter_get(s->u, k), s->rec.counters[k]));
     for (k = 0; s->u->hash && k < s->rec.nhash; k++) {
       if (s->slot[k] >= s->u->hash_cap)
         continue;

@@ -20,10 +20,18 @@ __PATHPROF_EXT struct __pathprof_unit {
   unsigned long long *hash;
   unsigned long long hash_dropped;
 };
+/* Layout version 2 (pathcc --counter-bits=32): the instrumented code registers &base; with
+   counter_bits 32 the counters are counters32 (saturating, base.counters is 0). */
+struct __pathprof_unit_width {
+  struct __pathprof_unit base;
+  unsigned long counter_bits;
+  unsigned int *counters32;
+};
 void __pathprof_register(struct __pathprof_unit *);
 __PATHPROF_EXT void __pathprof_hash_add(struct __pathprof_unit *, unsigned long, unsigned long long);
 void __pathprof_trace_block(struct __pathprof_unit *, unsigned long, unsigned long);
 void __pathprof_trace_leave(struct __pathprof_unit *, unsigned long);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
+#define PATHPROF_UNIT_VERSION_WIDTH 2
 #endif

@@ -168,11 +168,21 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext) {
     pp_str_addn(&s, p, (size_t)(m - p));
     pp_str_add(&s, ext);
   }
-  pp_str_addf(&s, "%sstatic unsigned long long __pathprof_c[%" PRIu64 "];\n", ext, u->tab.ncounters ? u->tab.ncounters : 1);
+  uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
-  pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { 0, 1, 0x%016" PRIx64 "ULL, %s, %" PRIu64
-              "UL, __pathprof_c, %luUL, %s, 0 };\n", ext, u->tab.checksum, tables, u->tab.ncounters, hcap,
-              any_hash ? "__pathprof_h" : "0");
+  char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
+                            u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
+                            u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");
+  if (u->o->counter_bits == 32) {
+    /* the unit does not compile where int is narrower than 32 bits (pathcc checks before) */
+    pp_str_add(&s, "typedef char __pathprof_int_has_32_bits[(unsigned int)-1 >= 0xffffffffUL ? 1 : -1];\n");
+    pp_str_addf(&s, "static unsigned int __pathprof_c[%" PRIu64 "];\n", n);
+    pp_str_addf(&s, "%sstatic struct __pathprof_unit_width __pathprof_u = { { %s }, 32UL, __pathprof_c };\n", ext, base);
+  } else {
+    pp_str_addf(&s, "%sstatic unsigned long long __pathprof_c[%" PRIu64 "];\n", ext, n);
+    pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
+  }
+  free(base);
   free(tables);
   return pp_str_take(&s);
 }
@@ -189,8 +199,8 @@ static bool gnu_output(const PPSource *src) {
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
   char opts[128];
-  snprintf(opts, sizeof opts, "pathprof-1 mode=path trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d",
-           u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers, u->o->conditions);
+  snprintf(opts, sizeof opts, "pathprof-1 mode=path trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
+           u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers, u->o->conditions, u->o->counter_bits);
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
   return pp_fnv1a(h, opts, strlen(opts));
 }
@@ -213,7 +223,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
   const char *ext = gnu_output(&u->src) ? "__extension__ " : "";
   for (size_t i = 0; i < u->funcs.n; i++) {
     PPTabFunc *t = &u->tab.funcs.v[i];
-    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, ext };
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, ext };
     bool *zero = pp_place_zero(&u->funcs.v[i].g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     free(zero);
@@ -262,6 +272,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.conditions = o->conditions;
   u.tab.array_limit = o->array_limit;
   u.tab.hash_cap = o->hash_cap;
+  u.tab.counter_bits = o->counter_bits;
   res->instrumented = (int)u.funcs.n;
   res->warning = warning_line(&u);
   if (u.funcs.n) rewrite_all(&u, res);

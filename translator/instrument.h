@@ -13,6 +13,7 @@ typedef struct {
   unsigned long hash_cap;   /* entries of the unit's hash table */
   bool system_headers;      /* also instrument functions defined in system headers */
   bool conditions;          /* --decisions=conditions: &&, || and ?: are decisions */
+  unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;

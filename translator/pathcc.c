@@ -22,6 +22,7 @@ typedef struct {
   PPOptions opt;
   bool strict, verbose;
   char *tmpdir;
+  int int_bits;          /* the target's int width, once asked (-1 before, 0 unknown) */
 } Driver;
 
 static const char *self = "pathcc";
@@ -383,6 +384,35 @@ static bool selected(const Driver *d, const char *src) {
   return in;
 }
 
+/* The target's int width from the compiler's predefined __SIZEOF_INT__ (with the user's
+   flags, which choose the target), asked once; 0 when the compiler cannot say. */
+static int int_bits(Driver *d) {
+  if (d->int_bits >= 0) return d->int_bits;
+  char *out = pp_xasprintf("%s/macros.h", d->tmpdir);
+  Args a = cmd(d);
+  copy_options(&a, d, done_by_preprocessor);
+  const char *ask[] = { "-dM", "-E", "-x", "c", "/dev/null", "-o", out };
+  for (size_t i = 0; i < sizeof ask / sizeof *ask; i++) VEC_PUSH(a, (char *)ask[i]);
+  d->int_bits = 0;
+  char *text = run(&a, "/dev/null", d->verbose) == 0 ? pp_read_file(out, NULL) : NULL;
+  const char *m = text ? strstr(text, "#define __SIZEOF_INT__ ") : NULL;
+  if (m) d->int_bits = 8 * atoi(m + 23);
+  free(text); free(out);
+  VEC_FREE(a);
+  return d->int_bits;
+}
+
+/* --counter-bits=32 needs an int of 32 bits or more; else the unit keeps 64-bit counters. */
+static unsigned counter_bits(Driver *d, const char *src) {
+  if (d->opt.counter_bits != 32) return 64;
+  int bits = int_bits(d);
+  if (bits == 0 || bits >= 32) return 32;
+  char *why = pp_xasprintf("int has %d bits on this target: --counter-bits=32 needs 32, counters stay 64-bit", bits);
+  warn(src, why);
+  free(why);
+  return 64;
+}
+
 /* preprocess -> instrument -> compile, falling back to the untouched source whenever the
    instrumentation cannot be trusted; pathcc never breaks a build. */
 static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
@@ -411,6 +441,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   PPOptions o = d->opt;
   o.source = src;
   o.tables = tables;
+  o.counter_bits = counter_bits(d, src);
   o.fn_include = d->inc_funcs.v;
   o.n_fn_include = d->inc_funcs.n;
   o.fn_exclude = d->exc_funcs.v;
@@ -582,6 +613,9 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
   else if (!strcmp(a, "--mode=path")) {}
+  else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
+  else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;
+  else if (!strncmp(a, "--counter-bits=", 15)) die("invalid value in %s (32 or 64)", a);
   else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
   else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
   else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path)", a);
@@ -683,6 +717,8 @@ int main(int argc, char **argv) {
   memset(&d, 0, sizeof d);
   d.opt.array_limit = 4096;
   d.opt.hash_cap = 4096;
+  d.opt.counter_bits = 64;
+  d.int_bits = -1;
   env_options(&d);
   config_file(&d);
   int i = 1;

@@ -311,6 +311,14 @@ static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size
   VEC_FREE(hot);
 }
 
+/* Array counters of a 32-bit unit that reached 2^32-1: the counts they give are lower bounds. */
+static size_t saturated(const PPLoadedUnit *u) {
+  size_t n = 0;
+  for (unsigned long long k = 0; u->tab.counter_bits == 32 && k < u->rec->ncounters; k++)
+    n += u->rec->counters[k] >= 0xffffffffULL;
+  return n;
+}
+
 int pp_cmd_report(int argc, char **argv) {
   size_t top = 10;
   const char *only = NULL, *file = NULL;
@@ -338,6 +346,12 @@ int pp_cmd_report(int argc, char **argv) {
     if (l.units.v[i].rec->dropped)
       printf("!! %s: %llu path ends were not counted: the hash table (%lu entries) was full; rebuild with a larger "
              "pathcc --hash-cap\n", l.units.v[i].tab.source, l.units.v[i].rec->dropped, l.units.v[i].tab.hash_cap);
+  for (size_t i = 0; i < l.units.n; i++) {
+    size_t sat = saturated(&l.units.v[i]);
+    if (sat)
+      printf("!! %s: %zu path counts reached 2^32-1 in 32-bit counters (pathcc --counter-bits=32): they are lower "
+             "bounds\n", l.units.v[i].tab.source, sat);
+  }
   print_hottest(v, nv, only, top);
   /* the busiest functions, each with its hottest paths */
   VEC(const PPFuncView *) busy = {0};

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #define R "__pathprof_r"
-#define U "__pathprof_u"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
 enum { P_REGISTER, P_TRACE, P_EDGE };
@@ -22,6 +21,7 @@ typedef struct {
   Pieces pieces;
   bool uses_r;
   const char *suffix;  /* integer-constant suffix of the register type */
+  const char *u;       /* the unit descriptor as an lvalue of struct __pathprof_unit */
 } Gen;
 
 bool pp_rewrite_needs_wide(const PPGraph *g) {
@@ -55,29 +55,41 @@ static char *set_r(Gen *g, uint64_t val) {
   return pp_xasprintf(R " = 0%s - %" PRIu64 "%s", g->suffix, (uint64_t)0 - val, g->suffix);
 }
 
+/* One count on an array slot: 64-bit counters just increment; 32-bit ones saturate at 2^32-1
+   without a branch (the slot expression has no side effects, so naming it twice is safe). */
+static char *bump(const PPLayout *l, const char *slot) {
+  if (l->counter_bits == 32) return pp_xasprintf("%s += %s != 0xffffffffU", slot, slot);
+  return pp_xasprintf("%s++", slot);
+}
+
 /* The counter update where a path ends with id R + add (a constant if R is known 0). Array
    indices are bounds-checked so no value of R writes outside the function's slots. */
 static char *count(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
   uint64_t n = g->f->g.npaths;
   if (l->hash) {
-    if (zero) return pp_xasprintf("__pathprof_hash_add(&" U ", %d, %" PRIu64 "%s)", l->fn, add, add >> 32 ? "ULL" : "UL");
+    if (zero) return pp_xasprintf("__pathprof_hash_add(&%s, %d, %" PRIu64 "%s)", g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
     char *a = add_r(g, add);
     g->uses_r = true;
-    char *s = a ? pp_xasprintf("__pathprof_hash_add(&" U ", %d, (%s))", l->fn, a)
-                : pp_xasprintf("__pathprof_hash_add(&" U ", %d, " R ")", l->fn);
+    char *s = a ? pp_xasprintf("__pathprof_hash_add(&%s, %d, (%s))", g->u, l->fn, a)
+                : pp_xasprintf("__pathprof_hash_add(&%s, %d, " R ")", g->u, l->fn);
     free(a);
     return s;
   }
   if (zero) {
     assert(add < n);
-    return pp_xasprintf("__pathprof_c[%" PRIu64 "]++", l->offset + add);
+    char *slot = pp_xasprintf("__pathprof_c[%" PRIu64 "]", l->offset + add);
+    char *s = bump(l, slot);
+    free(slot);
+    return s;
   }
   char *a = add_r(g, add);
   g->uses_r = true;
-  char *s = pp_xasprintf("__pathprof_c[%" PRIu64 " + ((%s) < %" PRIu64 "%s ? " R " : %" PRIu64 "%s)]++",
-                         l->offset, a ? a : R, n, g->suffix, n, g->suffix);
-  free(a);
+  char *slot = pp_xasprintf("__pathprof_c[%" PRIu64 " + (" R " < %" PRIu64 "%s ? " R " : %" PRIu64 "%s)]",
+                            l->offset, n, g->suffix, n, g->suffix);
+  char *b = bump(l, slot);
+  char *s = a ? pp_xasprintf("(%s, %s)", a, b) : pp_xstrdup(b);
+  free(a); free(slot); free(b);
   return s;
 }
 
@@ -123,9 +135,9 @@ static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
   char *code = edge_code(g, e, comp);
   if (code) VEC_PUSH(*out, code);
   if (g->lay->trace && gr->blocks.v[e->dst].headless)
-    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_block(&" U ", %d, %d)", g->lay->fn, e->dst));
+    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_block(&%s, %d, %d)", g->u, g->lay->fn, e->dst));
   if (g->lay->trace && e->kind == EK_EXIT)
-    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_leave(&" U ", %d)", g->lay->fn));
+    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_leave(&%s, %d)", g->u, g->lay->fn));
 }
 
 /* For each block, its way out when that is a single edge without a site of its own. */
@@ -149,11 +161,11 @@ static void plan_pieces(Gen *g) {
   uint64_t *heads = case_heads(g);
   int *follow = siteless_exits(gr);
   piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
-        pp_xstrdup("if (!" U ".next) __pathprof_register(&" U ");"), true);
+        pp_xasprintf("if (!%s.next) __pathprof_register(&%s);", g->u, g->u), true);
   for (size_t b = 0; g->lay->trace && b < gr->blocks.n; b++)
     if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0)
       piece(g, gr->blocks.v[b].head, ARM_PRE, P_TRACE,
-            pp_xasprintf("__pathprof_trace_block(&" U ", %d, %zu)", g->lay->fn, b), false);
+            pp_xasprintf("__pathprof_trace_block(&%s, %d, %zu)", g->u, g->lay->fn, b), false);
   for (size_t i = 0; i < gr->edges.n; i++) {
     const PPEdge *e = &gr->edges.v[i];
     if (e->dead || e->no_site || e->kind == EK_DUMMY_ENTRY || e->kind == EK_DUMMY_EXIT) continue;
@@ -300,7 +312,8 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
 }
 
 int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const bool *zero) {
-  Gen g = { .f = f, .lay = lay, .zero = zero, .suffix = lay->wide ? "ULL" : "UL" };
+  Gen g = { .f = f, .lay = lay, .zero = zero, .suffix = lay->wide ? "ULL" : "UL",
+            .u = lay->counter_bits == 32 ? "__pathprof_u.base" : "__pathprof_u" };
   plan_pieces(&g);
   qsort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
   int probes = 0;

@@ -10,6 +10,7 @@ typedef struct {
   uint64_t offset;   /* array mode: first counter; paths + 1 slots, the last for overflow */
   bool wide;         /* the register needs unsigned long long */
   bool trace;        /* also log block entries and returns (the oracle build) */
+  unsigned counter_bits;  /* 64, or 32: saturating counters in a layout-2 unit (formats.md §1) */
   const char *ext;   /* "__extension__ " for GNU compilers, else "" */
 } PPLayout;
 

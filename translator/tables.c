@@ -76,6 +76,7 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
                            "array_limit", u64_str(t->array_limit),
                            "hash_cap", (json_int_t)t->hash_cap, "ncounters", u64_str(t->ncounters),
                            "files", files, "functions", funcs, "skipped", skipped);
+  json_object_set_new(root, "counter_bits", json_integer(t->counter_bits == 32 ? 32 : 64));
   char *dg = digest(funcs);
   json_object_set_new(root, "digest", json_string(dg));
   free(dg);
@@ -219,6 +220,7 @@ int pp_tables_read(const char *path, PPTables *t, char **err) {
   get_u64(root, "ncounters", &t->ncounters);
   get_u64(root, "array_limit", &t->array_limit);
   t->hash_cap = (unsigned long)json_integer_value(json_object_get(root, "hash_cap"));
+  t->counter_bits = json_integer_value(json_object_get(root, "counter_bits")) == 32 ? 32 : 64;
   json_array_foreach(files, i, x) VEC_PUSH(t->files, pp_xstrdup(json_is_string(x) ? json_string_value(x) : "?"));
   if (!t->files.n) VEC_PUSH(t->files, pp_xstrdup("?"));  /* so every file index below can be clamped to 0 */
   json_array_foreach(funcs, i, x) {

@@ -23,6 +23,7 @@ typedef struct {
   bool conditions;      /* &&, || and ?: were decisions of their own */
   uint64_t array_limit;
   unsigned long hash_cap;
+  unsigned counter_bits; /* 64, or 32: array counts of 2^32-1 are lower bounds */
   uint64_t ncounters;
   VEC(char *) files;
   VEC(PPTabFunc) funcs;
