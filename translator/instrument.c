@@ -53,12 +53,24 @@ static void collect_errors(Unit *u) {
   }
 }
 
-/* The first libclang error inside [from, to), if any. A GCC builtin clang lacks is only a call
-   it cannot type: the statements around it, all the CFG needs, parse as usual. */
+/* Errors of GNU C that clang refuses but whose statements, all the CFG needs, still parse: a
+   GCC builtin clang lacks is a call it cannot type, a struct with a variable-length member
+   (GNU VLAIS) a declaration it cannot lay out. */
+static bool benign(const char *e) {
+  return !strncmp(e, "use of unknown builtin", 22) || strstr(e, "'variable length array in structure'");
+}
+
+/* The first libclang error inside [from, to) that is not benign, if any. Clang declares an
+   unknown builtin to return int, so using its value (a vector, say) adds errors about that int. */
 static const char *error_in(const Unit *u, unsigned from, unsigned to) {
+  bool builtin = false;
   for (size_t i = 0; i < u->errors.n; i++)
-    if (u->errors.v[i] >= from && u->errors.v[i] < to && strncmp(u->error_text.v[i], "use of unknown builtin", 22))
-      return u->error_text.v[i];
+    builtin |= u->errors.v[i] >= from && u->errors.v[i] < to && !strncmp(u->error_text.v[i], "use of unknown builtin", 22);
+  for (size_t i = 0; i < u->errors.n; i++) {
+    const char *e = u->error_text.v[i];
+    if (u->errors.v[i] < from || u->errors.v[i] >= to || benign(e)) continue;
+    if (!(builtin && strstr(e, "incompatible type 'int'"))) return e;
+  }
   return NULL;
 }
 
