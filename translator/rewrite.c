@@ -201,6 +201,10 @@ static char *join(const Piece *p, size_t n, int slot, bool stmt) {
   return pp_str_take(&s);
 }
 
+/* Code inside an expression nests inside every statement-level edit (synthetic braces, code
+   before a statement) at the same offset: it opens after them and closes before them. */
+enum { LVL_EXPR = 1 << 20 };
+
 static void edit(PPEdits *ed, unsigned off, int side, int lvl, bool code, char *text) {
   int rank = 2 * lvl + (code ? 1 : 0);
   PPEdit e = { off, side, side == SIDE_CLOSE ? -rank : rank, (int)ed->n, text };
@@ -285,27 +289,27 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
     break;
   case SK_COND:
     if (t || fl) {
-      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("((%s%s", pre ? pre : "", pre ? ", " : ""));
-      edit(ed, s->end, SIDE_CLOSE, 0, true, pp_xasprintf(") ? %s%s%s : %s%s%s)",
+      edit(ed, s->off, SIDE_OPEN, LVL_EXPR, true, pp_xasprintf("((%s%s", pre ? pre : "", pre ? ", " : ""));
+      edit(ed, s->end, SIDE_CLOSE, LVL_EXPR, true, pp_xasprintf(") ? %s%s%s : %s%s%s)",
            t ? "(" : "1", t ? t : "", t ? ", 1)" : "", fl ? "(" : "0", fl ? fl : "", fl ? ", 0)" : ""));
     } else if (pre) {
-      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s, ", pre));
-      edit(ed, s->end, SIDE_CLOSE, 0, true, pp_xstrdup(")"));
+      edit(ed, s->off, SIDE_OPEN, LVL_EXPR, true, pp_xasprintf("(%s, ", pre));
+      edit(ed, s->end, SIDE_CLOSE, LVL_EXPR, true, pp_xstrdup(")"));
     }
     break;
   case SK_EXPR:
   case SK_FORINC:
     if (s->off == s->end) {  /* empty increment */
       if (pre || post)
-        edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s%s%s)", pre ? pre : "", pre && post ? ", " : "", post ? post : ""));
+        edit(ed, s->off, SIDE_OPEN, LVL_EXPR, true, pp_xasprintf("(%s%s%s)", pre ? pre : "", pre && post ? ", " : "", post ? post : ""));
     } else if (pre || post) {
-      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s%s", pre ? pre : "", pre ? ", " : ""));
-      edit(ed, s->end, SIDE_CLOSE, 0, true, pp_xasprintf("%s%s)", post ? ", " : "", post ? post : ""));
+      edit(ed, s->off, SIDE_OPEN, LVL_EXPR, true, pp_xasprintf("(%s%s", pre ? pre : "", pre ? ", " : ""));
+      edit(ed, s->end, SIDE_CLOSE, LVL_EXPR, true, pp_xasprintf("%s%s)", post ? ", " : "", post ? post : ""));
     }
     break;
   case SK_FORCOND:
     if (pre || post)
-      edit(ed, s->off, SIDE_OPEN, 0, true, pp_xasprintf("(%s%s%s, 1)", pre ? pre : "", pre && post ? ", " : "", post ? post : ""));
+      edit(ed, s->off, SIDE_OPEN, LVL_EXPR, true, pp_xasprintf("(%s%s%s, 1)", pre ? pre : "", pre && post ? ", " : "", post ? post : ""));
     break;
   }
   free(pre); free(t); free(fl); free(post);
