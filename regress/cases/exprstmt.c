@@ -3,22 +3,22 @@
 
 static int f, t5, u, n, hits;
 
-/* The first statement is "b && (f = 0)": the registration goes before the whole statement. */
+/* The first statement is "b ? ... : ...": the registration goes before the whole statement. */
 static int first(int b)
 {
-  b && (f = 0);
+  b ? (f = 0) : f++;
   return f;
 }
 
-/* An unbraced loop body that is only "u || n": its brace opens before the decision does. */
+/* Unbraced bodies that are only a decision: their braces open before the decision does. */
 static int body(int k)
 {
   for (t5 = k; t5; t5--)
-    u || (n += t5);
+    u ? n-- : (n += t5);
   while (k-- > 0)
     n > 3 ? hits++ : (hits += 2);
   if (k < 0)
-    u && n || (hits += 10);
+    (u && n) ? hits-- : (hits += 10);
   return n + hits;
 }
 
