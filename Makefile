@@ -13,8 +13,8 @@ JSON_LIBS    = -ljansson
 # Shared host model: graph algorithms and table I/O used by both tools.
 MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c \
           translator/tables.c translator/util.c rt/profile.c
-REWRITE = translator/cfg.c translator/rewrite.c translator/instrument.c
-RT_SRC  = rt/core.c rt/posix.c rt/profile.c rt/textdump.c
+REWRITE = translator/cfg.c translator/rewrite.c translator/execcalls.c translator/instrument.c
+RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c
 
 MODEL_O   = $(MODEL:%.c=build/%.o)
 REWRITE_O = $(REWRITE:%.c=build/%.o)
@@ -138,3 +138,30 @@ check-dropin: tests
 	@REGRESS_FULL=1 TESTS=dropin sh regress/run.sh; rc=$$?; grep -hs '^# buildtime' regress/out/dropin_buildtime.log; exit $$rc
 
 .PHONY: check-dropin
+
+# libFuzzer harnesses (regress/fuzz/): the profile reader, the tables reader and the log importer,
+# built with clang, ASan and UBSan; checksums are not enforced in these builds
+# (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) so the fuzzer reaches the checks behind them.
+FUZZ_CC     ?= clang
+FUZZ_CFLAGS  = -std=c99 -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+               -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+               -Iinclude -Irt -Itranslator
+FUZZ_BINS    = build/fuzz/fuzz_profile build/fuzz/fuzz_tables build/fuzz/fuzz_import
+
+fuzz-build: $(FUZZ_BINS)
+
+build/fuzz/fuzz_profile: regress/fuzz/fuzz_profile.c rt/profile.c $(wildcard rt/*.h include/*.h)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ regress/fuzz/fuzz_profile.c rt/profile.c
+
+build/fuzz/fuzz_tables: regress/fuzz/fuzz_tables.c translator/tables.c translator/graph.c translator/dag.c \
+                        translator/number.c translator/util.c $(wildcard translator/*.h)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) $(JSON_LIBS)
+
+build/fuzz/fuzz_import: regress/fuzz/fuzz_import.c translator/importlog.c rt/profile.c translator/util.c \
+                        $(wildcard translator/*.h rt/*.h)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
+.PHONY: fuzz-build

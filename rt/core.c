@@ -275,6 +275,52 @@ void __pathprof_hash_add(struct __pathprof_unit *u, unsigned long fn, unsigned l
   u->hash_dropped++;
 }
 
+#if defined(__GNUC__) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+/* The thread-safe __pathprof_hash_add (pathcc --update=atomic, prefer-atomic). A free slot is
+   claimed by swapping its key from 0 to PATHPROF_KEY_BUSY; the id and first count follow, then
+   the key is published (release). A slot seen busy is passed over, so the same (fn, id) may
+   land in two slots: readers add such entries up. Counts use relaxed atomic adds. */
+void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  unsigned long long key = (unsigned long long)fn + 1, *e, k;
+  unsigned long cap, i, n;
+
+  if (!u)
+    return;
+  cap = u->hash_cap;
+  if (key == 0 || key == PATHPROF_KEY_BUSY || cap == 0 || !u->hash) {
+    __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  i = first_slot(fn, id, cap);
+  for (n = 0; n < MAX_PROBES && n < cap; n++) {
+    e = u->hash + 3 * i;
+    k = __atomic_load_n(&e[0], __ATOMIC_ACQUIRE);
+    if (k == 0) {
+      if (__atomic_compare_exchange_n(&e[0], &k, PATHPROF_KEY_BUSY, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+        e[1] = id;
+        __atomic_fetch_add(&e[2], 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&e[0], key, __ATOMIC_RELEASE);
+        return;
+      }
+    }
+    if (k == key && e[1] == id) {
+      __atomic_fetch_add(&e[2], 1, __ATOMIC_RELAXED);
+      return;
+    }
+    if (++i == cap)
+      i = 0;
+  }
+  __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
+}
+#else
+/* Without lock-free 64-bit atomics the plain version is all there is (single-threaded targets). */
+void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  __pathprof_hash_add(u, fn, id);
+}
+#endif
+
 /* Array counter i of u, whatever its width. */
 unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i)
 {
@@ -308,11 +354,20 @@ void __pathprof_counter_set(struct __pathprof_unit *u, unsigned long i, unsigned
 /* Zeroes every counter, hash entry and dropped count of every registered unit. */
 void pathprof_reset(void)
 {
+  __pathprof_backend_reset();
+  __pathprof_reset_if(0);
+}
+
+/* Zeroes the units keep accepts (all when keep is 0). */
+void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
+{
   struct __pathprof_unit *u;
   volatile unsigned long long *e;
   unsigned long i;
 
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
+    if (keep && !keep(u))
+      continue;
     for (i = 0; i < u->ncounters; i++)
       __pathprof_counter_set(u, i, 0);
     for (i = 0; u->hash && i < u->hash_cap; i++) {
@@ -406,7 +461,7 @@ static unsigned long long used_entries(const struct __pathprof_unit *u)
   unsigned long long n = 0;
   unsigned long i;
   for (i = 0; u->hash && i < u->hash_cap; i++)
-    if (u->hash[3 * i] != 0 && u->hash[3 * i + 2] != 0)
+    if (PATHPROF_ENTRY_USED(u->hash + 3 * i))
       n++;
   return n;
 }
@@ -421,7 +476,7 @@ static void put_hash(struct out *o, const struct __pathprof_unit *u, unsigned lo
   for (i = 0; u->hash && i < u->hash_cap && nhash > 0 && !o->failed; i++) {
     key = u->hash[3 * i];
     count = u->hash[3 * i + 2];
-    if (key == 0 || count == 0)
+    if (!PATHPROF_ENTRY_USED(u->hash + 3 * i))
       continue;
     put_u64(o, key - 1);
     put_u64(o, u->hash[3 * i + 1]);
@@ -483,6 +538,15 @@ int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long n
 /* Streams the profile of all registered units through fn in chunks of at most 256 bytes. */
 int pathprof_dump(pathprof_write_fn fn, void *ctx)
 {
+  if (!fn)
+    return -1;
+  __pathprof_backend_sync();
+  return __pathprof_dump_if(fn, ctx, 0);
+}
+
+/* The same for the units keep accepts (all when keep is 0), without the back end's sync. */
+int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct __pathprof_unit *))
+{
   struct out o;
   struct __pathprof_unit *u;
   unsigned long nunits = 0, lo, hi;
@@ -497,6 +561,8 @@ int pathprof_dump(pathprof_write_fn fn, void *ctx)
   put_u32(&o, 1);
   put_u32(&o, 0);
   for (u = __pathprof_first(); u && !o.failed; u = __pathprof_next(u)) {
+    if (keep && !keep(u))
+      continue;
     put_unit(&o, u, used_entries(u));
     nunits++;
   }

@@ -8,6 +8,22 @@
    Freestanding builds link rt/freestanding.c, whose version does nothing. */
 void __pathprof_backend_init(void);
 
+/* Defined by every back end: folds counts kept outside the units (per-thread shards) into
+   them before a dump, and zeroes them on pathprof_reset. Freestanding: nothing to do. */
+void __pathprof_backend_sync(void);
+void __pathprof_backend_reset(void);
+
+/* pathprof_dump and pathprof_reset for the units keep accepts (all when keep is 0); the dump
+   leaves out __pathprof_backend_sync (so a signal handler may call it). */
+int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct __pathprof_unit *));
+void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *));
+
+/* A hash slot whose key is being written by __pathprof_hash_add_atomic: not yet an entry. */
+#define PATHPROF_KEY_BUSY (~0ULL)
+
+/* Whether hash slot e (key, id, count) holds a complete entry with a count. */
+#define PATHPROF_ENTRY_USED(e) ((e)[0] != 0 && (e)[0] != PATHPROF_KEY_BUSY && (e)[2] != 0)
+
 /* The first registered unit, or 0 if none. Units registered later come first. */
 struct __pathprof_unit *__pathprof_first(void);
 

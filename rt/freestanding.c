@@ -8,6 +8,30 @@ void __pathprof_backend_init(void)
 {
 }
 
+/* Nothing is kept outside the units here (no threads, no shards). */
+void __pathprof_backend_sync(void)
+{
+}
+
+/* See __pathprof_backend_sync. */
+void __pathprof_backend_reset(void)
+{
+}
+
+/* Per-thread shards need threads: a unit built with them still links, and counts in its own
+   array (a bare-metal program has one thread). */
+unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long long **slot)
+{
+  *slot = u->counters;
+  return u->counters;
+}
+
+/* A bare-metal program has no mapped file: a relocatable unit registers as any other. */
+void __pathprof_register_relocatable(struct __pathprof_unit *u)
+{
+  __pathprof_register(u);
+}
+
 /* Tracing builds (pathcc --trace) are for the host's test oracle; on a target the events are
    dropped so such a build still links. */
 void __pathprof_trace_block(struct __pathprof_unit *u, unsigned long fn, unsigned long block)

@@ -1,5 +1,5 @@
 /* posix.c: the POSIX back end: locked merge of the counts into the profile file at exit, trace log. */
-#include "core.h"
+#include "posix.h"
 #include "profile.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +38,152 @@ struct snapshot {
   struct snap *s;
 };
 
+/* ---- Per-thread shards (pathcc --update=prefer-atomic, README "Threads") ----
+   Each thread counts a unit's array paths in its own zeroed copy of the counters, found through
+   the unit's thread-local pointer; no atomic operation on the counting path. A thread's shards
+   are added into the units when it exits (a key destructor) and all live shards are folded in
+   before every dump, so a write sees every joined thread's counts. */
+
+/* One thread's shard of one unit's array counters. */
+struct shard {
+  struct __pathprof_unit *u;
+  unsigned long long *c;       /* u->ncounters counters */
+  unsigned long long **slot;   /* the owner's thread-local pointer to c */
+  pthread_t owner;
+  struct shard *next;          /* all live shards */
+  struct shard *tnext;         /* the owner's other shards */
+};
+
+static pthread_mutex_t shard_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct shard *shards;
+static pthread_once_t shard_once = PTHREAD_ONCE_INIT;
+static pthread_key_t shard_key;
+static int shard_key_ok;
+/* Set by the crash handler: from then on dumps fold shards without the lock. */
+static volatile sig_atomic_t crashed;
+
+/* Adds shard s into its unit and zeroes it; atomic, as the owner may still be counting. */
+static void fold_shard(struct shard *s)
+{
+  unsigned long i, v;
+  for (i = 0; i < s->u->ncounters; i++) {
+    v = __atomic_exchange_n(&s->c[i], 0, __ATOMIC_RELAXED);
+    if (v)
+      __atomic_fetch_add(&s->u->counters[i], v, __ATOMIC_RELAXED);
+  }
+}
+
+/* Unlinks s from the list of live shards; the caller holds shard_mutex. */
+static void unlink_shard(struct shard *s)
+{
+  struct shard **p;
+  for (p = &shards; *p && *p != s; p = &(*p)->next)
+    ;
+  if (*p)
+    *p = s->next;
+}
+
+/* Key destructor at thread exit: the thread's shards go into their units and are freed. Code
+   that counts after this (a later destructor) gets a fresh shard, and this runs again. */
+static void thread_exit(void *chain)
+{
+  struct shard *s = chain, *t;
+  while (s) {
+    t = s->tnext;
+    pthread_mutex_lock(&shard_mutex);
+    fold_shard(s);
+    unlink_shard(s);
+    pthread_mutex_unlock(&shard_mutex);
+    *s->slot = 0;
+    free(s->c);
+    free(s);
+    s = t;
+  }
+}
+
+/* Creates the key whose destructor folds a thread's shards. */
+static void make_shard_key(void)
+{
+  shard_key_ok = pthread_key_create(&shard_key, thread_exit) == 0;
+}
+
+/* The calling thread's shard of u, made on its first count; *slot (the unit's thread-local
+   pointer) gets it. Out of memory: u's own array, counted without the thread-safety. */
+unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long long **slot)
+{
+  struct shard *s;
+
+  pthread_once(&shard_once, make_shard_key);
+  s = calloc(1, sizeof *s);
+  if (s)
+    s->c = calloc(u->ncounters ? u->ncounters : 1, sizeof *s->c);
+  if (!s || !s->c || !shard_key_ok) {
+    free(s ? s->c : 0);
+    free(s);
+    return u->counters;
+  }
+  s->u = u;
+  s->slot = slot;
+  s->owner = pthread_self();
+  s->tnext = pthread_getspecific(shard_key);
+  pthread_setspecific(shard_key, s);
+  pthread_mutex_lock(&shard_mutex);
+  s->next = shards;
+  shards = s;
+  pthread_mutex_unlock(&shard_mutex);
+  *slot = s->c;
+  return s->c;
+}
+
+/* Before a dump: every live shard's counts go into its unit. */
+void __pathprof_backend_sync(void)
+{
+  struct shard *s;
+  if (crashed)
+    return; /* the crash handler folded them already */
+  pthread_mutex_lock(&shard_mutex);
+  for (s = shards; s; s = s->next)
+    fold_shard(s);
+  pthread_mutex_unlock(&shard_mutex);
+}
+
+/* The crash handler's fold: no lock, the list is only read. */
+void __pathprof_crash_sync(void)
+{
+  struct shard *s;
+  crashed = 1;
+  for (s = shards; s; s = s->next)
+    fold_shard(s);
+}
+
+/* pathprof_reset: every live shard is zeroed. */
+void __pathprof_backend_reset(void)
+{
+  struct shard *s;
+  unsigned long i;
+  pthread_mutex_lock(&shard_mutex);
+  for (s = shards; s; s = s->next)
+    for (i = 0; i < s->u->ncounters; i++)
+      __atomic_store_n(&s->c[i], 0, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&shard_mutex);
+}
+
+/* In a forked child only the forking thread lives on: the other threads' shards are dropped
+   (their counts are the parent's); the caller then zeroes the rest. */
+static void drop_foreign_shards(void)
+{
+  struct shard **p = &shards, *s;
+  while ((s = *p)) {
+    if (pthread_equal(s->owner, pthread_self())) {
+      p = &s->next;
+      continue;
+    }
+    *p = s->next;
+    free(s->c);
+    free(s);
+  }
+}
+
 /* Copies a C string with malloc (strdup is not C99). */
 static char *dup_str(const char *s)
 {
@@ -45,31 +191,94 @@ static char *dup_str(const char *s)
   return d ? strcpy(d, s) : 0;
 }
 
-/* The profile file name: $PATHPROF_FILE with "%p" -> pid and "%%" -> "%", or "pathprof.out". */
+/* "%Nm"'s signature: FNV-1a of the executable's path, so different programs never share a pool. */
+static unsigned long long program_signature(void)
+{
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
+  unsigned long long h = 0xcbf29ce484222325ULL;
+  ssize_t i;
+  for (i = 0; i < n; i++)
+    h = (h ^ (unsigned char)exe[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+/* The text one pattern element stands for at s (s[0] == '%') into buf; *used gets its length
+   in the pattern. "%p" pid, "%h" host name, "%Nm" (N = 1..9, default 1) the program's pool
+   file "<signature>_<pid % N>", "%c" nothing (it turns continuous mode on), "%%" a percent. */
+static const char *pattern_piece(const char *s, char *buf, size_t len, size_t *used)
+{
+  int pool = 1;
+  *used = 2;
+  if (s[1] >= '1' && s[1] <= '9' && s[2] == 'm') {
+    pool = s[1] - '0';
+    *used = 3;
+  }
+  switch (s[*used - 1]) {
+  case 'p':
+    snprintf(buf, len, "%ld", (long)getpid());
+    return buf;
+  case 'h':
+    if (gethostname(buf, len - 1) != 0)
+      snprintf(buf, len, "unknown-host");
+    buf[len - 1] = 0;
+    return buf;
+  case 'm':
+    snprintf(buf, len, "%016llx_%ld", program_signature(), (long)getpid() % pool);
+    return buf;
+  case 'c':
+    return "";
+  case '%':
+    return "%";
+  }
+  *used = 1; /* any other '%' stays as it is */
+  return "%";
+}
+
+/* The profile file name: $PATHPROF_FILE (default "pathprof.out") with its pattern expanded. */
 static char *profile_path(void)
 {
-  const char *s = getenv("PATHPROF_FILE");
-  char pid[24], *out, *o;
-  size_t n;
+  const char *s = getenv("PATHPROF_FILE"), *piece;
+  char buf[300], *out = 0, *grown;
+  size_t n = 0, used, k;
 
   if (!s || !*s)
     s = "pathprof.out";
-  n = (size_t)snprintf(pid, sizeof pid, "%ld", (long)getpid());
-  out = malloc(strlen(s) * (n > 2 ? n : 2) + 1);
-  if (!out)
-    return 0;
-  for (o = out; *s; s++) {
-    if (s[0] == '%' && s[1] == 'p') {
-      o = strcpy(o, pid) + n;
-      s++;
+  for (; *s; s += used) {
+    if (*s == '%') {
+      piece = pattern_piece(s, buf, sizeof buf, &used);
+      k = strlen(piece);
     } else {
-      *o++ = *s;
-      if (s[0] == '%' && s[1] == '%')
-        s++;
+      piece = s;
+      k = used = 1;
     }
+    grown = realloc(out, n + k + 1);
+    if (!grown) {
+      free(out);
+      return 0;
+    }
+    out = grown;
+    memcpy(out + n, piece, k);
+    n += k;
   }
-  *o = 0;
+  if (!out)
+    out = malloc(1);
+  if (out)
+    out[n] = 0;
   return out;
+}
+
+/* Whether $PATHPROF_FILE asks for continuous mode ("%c"). */
+static int wants_continuous(void)
+{
+  const char *s = getenv("PATHPROF_FILE");
+  for (; s && *s; s++) {
+    if (s[0] == '%' && s[1] == '%')
+      s++;
+    else if (s[0] == '%' && s[1] == 'c')
+      return 1;
+  }
+  return 0;
 }
 
 /* Frees a snapshot. */
@@ -94,14 +303,14 @@ static int snap_hash(struct snap *s, const struct __pathprof_unit *u)
   const unsigned long long *e;
 
   for (i = 0; u->hash && i < u->hash_cap; i++)
-    n += u->hash[3 * i] != 0 && u->hash[3 * i + 2] != 0;
+    n += PATHPROF_ENTRY_USED(u->hash + 3 * i);
   s->rec.hash = malloc((n ? n : 1) * sizeof *s->rec.hash);
   s->slot = malloc((n ? n : 1) * sizeof *s->slot);
   if (!s->rec.hash || !s->slot)
     return -1;
   for (i = 0; u->hash && i < u->hash_cap && s->rec.nhash < n; i++) {
     e = u->hash + 3 * i;
-    if (e[0] == 0 || e[2] == 0)
+    if (!PATHPROF_ENTRY_USED(e))
       continue;
     s->rec.hash[s->rec.nhash].fn = e[0] - 1;
     s->rec.hash[s->rec.nhash].id = e[1];
@@ -130,8 +339,15 @@ static int snap_unit(struct snap *s, struct __pathprof_unit *u)
   return snap_hash(s, u);
 }
 
-/* Copies the counts of every registered unit; 0, or -1 when out of memory. */
-static int take_snapshot(struct snapshot *ss)
+/* Whether u counts in memory (not in a continuous mapping). */
+static int unmapped(const struct __pathprof_unit *u)
+{
+  return !__pathprof_cont_mapped(u);
+}
+
+/* Copies the counts of every registered unit (with only_unmapped, of those not counting in a
+   continuous mapping); 0, or -1 when out of memory. */
+static int take_snapshot(struct snapshot *ss, int only_unmapped)
 {
   struct __pathprof_unit *u;
   struct snap *grown;
@@ -139,6 +355,8 @@ static int take_snapshot(struct snapshot *ss)
   ss->n = 0;
   ss->s = 0;
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
+    if (only_unmapped && !unmapped(u))
+      continue;
     grown = realloc(ss->s, (ss->n + 1) * sizeof *grown);
     if (!grown)
       break;
@@ -175,34 +393,50 @@ static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, cha
   return rc;
 }
 
-/* live - written, never below zero (a reset may have run in between). */
-static unsigned long long take(unsigned long long live, unsigned long long written)
+/* live - written, never below zero. */
+static unsigned long long minus(unsigned long long live, unsigned long long written)
 {
   return live >= written ? live - written : 0;
 }
 
+/* *live -= written, never below zero (a reset may have run in between), atomically: other
+   threads may be counting into *live meanwhile (pathcc --update=atomic, shards folding). */
+static void take(unsigned long long *live, unsigned long long written)
+{
+  unsigned long long v = __atomic_load_n(live, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(live, &v, v >= written ? v - written : 0, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED))
+    ;
+}
+
 /* Takes the snapshotted counts out of the live tables once they are safely on disk, so a
    later write adds only what was counted since, while counts made meanwhile are kept. */
+static void subtract_snap(const struct snap *s)
+{
+  unsigned long long *e, k;
+
+  for (k = 0; k < s->rec.ncounters && k < s->u->ncounters; k++) {
+    if (s->u->counters) /* 64-bit: atomically, threads may be counting */
+      take(&s->u->counters[k], s->rec.counters[k]);
+    else /* 32-bit saturating counters (single updates only) */
+      __pathprof_counter_set(s->u, k, minus(__pathprof_counter_get(s->u, k), s->rec.counters[k]));
+  }
+  for (k = 0; s->u->hash && k < s->rec.nhash; k++) {
+    if (s->slot[k] >= s->u->hash_cap)
+      continue;
+    e = s->u->hash + 3 * s->slot[k];
+    if (e[0] == s->rec.hash[k].fn + 1 && e[1] == s->rec.hash[k].id)
+      take(&e[2], s->rec.hash[k].count);
+  }
+  take(&s->u->hash_dropped, s->rec.dropped);
+}
+
+/* subtract_snap for every unit of the snapshot. */
 static void subtract_snapshot(const struct snapshot *ss)
 {
-  const struct snap *s;
-  unsigned long long *e;
   size_t i;
-  unsigned long long k;
-
-  for (i = 0; i < ss->n; i++) {
-    s = &ss->s[i];
-    for (k = 0; k < s->rec.ncounters && k < s->u->ncounters; k++)
-      __pathprof_counter_set(s->u, k, take(__pathprof_counter_get(s->u, k), s->rec.counters[k]));
-    for (k = 0; s->u->hash && k < s->rec.nhash; k++) {
-      if (s->slot[k] >= s->u->hash_cap)
-        continue;
-      e = s->u->hash + 3 * s->slot[k];
-      if (e[0] == s->rec.hash[k].fn + 1 && e[1] == s->rec.hash[k].id)
-        e[2] = take(e[2], s->rec.hash[k].count);
-    }
-    s->u->hash_dropped = take(s->u->hash_dropped, s->rec.dropped);
-  }
+  for (i = 0; i < ss->n; i++)
+    subtract_snap(&ss->s[i]);
 }
 
 /* Opens path (creating it) and takes an fcntl write lock on it, retrying when another writer
@@ -244,6 +478,8 @@ static int merge_locked(const char *path, const struct pp_profile *p, char *err,
   struct pp_profile old = {0, 0};
   struct stat st;
   int fd, rc, empty = 0;
+  char **crashes = 0;
+  size_t ncrashes = 0, i;
 
   fd = open_locked(path, err, errlen);
   if (fd < 0)
@@ -255,6 +491,8 @@ static int merge_locked(const char *path, const struct pp_profile *p, char *err,
     empty = st.st_size == 0;
     rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
   }
+  if (rc == 0) /* crash dumps beside the file join it; damaged ones stay for pathprof to name */
+    pp_profile_add_crashes(path, &old, &crashes, &ncrashes, 0, err, errlen);
   if (rc == 0 && pp_profile_merge(&old, p, err, errlen) != 0) {
     size_t n = strlen(err);
     snprintf(err + n, errlen - n, " (cannot merge into %s)", path);
@@ -262,6 +500,12 @@ static int merge_locked(const char *path, const struct pp_profile *p, char *err,
   }
   if (rc == 0)
     rc = pp_profile_save(&old, path, err, errlen);
+  for (i = 0; i < ncrashes; i++) {
+    if (rc == 0)
+      unlink(crashes[i]); /* their counts are in the file now */
+    free(crashes[i]);
+  }
+  free(crashes);
   if (rc != 0 && empty)
     unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
   pp_profile_free(&old);
@@ -300,7 +544,8 @@ static int is_device(const char *path)
   return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-static int write_fd(void *ctx, const void *buf, unsigned long len)
+/* Writes all of buf to the fd *(int *)ctx, retrying after signals; async-signal-safe. */
+int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len)
 {
   const char *p = buf;
   while (len) {
@@ -318,11 +563,42 @@ static int write_fd(void *ctx, const void *buf, unsigned long len)
 static int write_stream(const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
   int fd = open(path, O_WRONLY | O_CLOEXEC);
-  int rc = fd < 0 ? -1 : pp_profile_write(p, write_fd, &fd);
+  int rc = fd < 0 ? -1 : pp_profile_write(p, __pathprof_write_fd, &fd);
   if (rc)
     snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
   if (fd >= 0)
     close(fd);
+  return rc;
+}
+
+/* Continuous mode: each unmapped unit's snapshot is added into its region of the mapped file
+   and taken out of memory; those that cannot be are saved aside together (and taken out when
+   that worked). Returns 0, or -1 after one line on stderr. */
+static int write_continuous(const char *path, const struct snapshot *ss)
+{
+  struct pp_profile failed = {0, 0};
+  char err[1024] = "", why[1024] = "";
+  unsigned char *bad = calloc(ss->n ? ss->n : 1, 1);
+  size_t i;
+  int rc = 0;
+
+  for (i = 0; i < ss->n; i++) {
+    if (__pathprof_cont_add(ss->s[i].u, &ss->s[i].rec, err, sizeof err) == 0) {
+      subtract_snap(&ss->s[i]);
+      continue;
+    }
+    if (!why[0])
+      memcpy(why, err, sizeof why);
+    rc = -1;
+    if (bad && pp_profile_add_unit(&failed, &ss->s[i].rec, err, sizeof err) == 0)
+      bad[i] = 1;
+  }
+  if (rc != 0 && save_aside(path, &failed, why) == 0)
+    for (i = 0; i < ss->n; i++)
+      if (bad[i])
+        subtract_snap(&ss->s[i]);
+  free(bad);
+  pp_profile_free(&failed);
   return rc;
 }
 
@@ -335,9 +611,17 @@ static int write_profile(const char *path)
   char err[1024];
   int rc;
 
-  if (take_snapshot(&ss) != 0) {
+  int cont = __pathprof_continuous() && !strcmp(path, __pathprof_cont_path());
+
+  __pathprof_backend_sync();
+  if (take_snapshot(&ss, cont) != 0) {
     fprintf(stderr, "pathprof: %s: out of memory\n", path);
     return -1;
+  }
+  if (cont) {
+    rc = write_continuous(path, &ss);
+    free_snapshot(&ss);
+    return rc;
   }
   if (snapshot_profile(&ss, &p, err, sizeof err) != 0) {
     fprintf(stderr, "pathprof: %s: %s\n", path, err);
@@ -426,6 +710,8 @@ static void at_exit(void)
     return;
   }
   pthread_mutex_lock(&write_mutex);
+  if (__pathprof_continuous())
+    __pathprof_cont_exit();
   write_profile(path);
   pthread_mutex_unlock(&write_mutex);
   free(path);
@@ -435,6 +721,7 @@ static void at_exit(void)
 static void before_fork(void)
 {
   pthread_mutex_lock(&write_mutex);
+  pthread_mutex_lock(&shard_mutex);
   if (trace_fp)
     fflush(trace_fp);
 }
@@ -442,6 +729,7 @@ static void before_fork(void)
 /* After fork, in the parent: let writes go on. */
 static void after_fork_parent(void)
 {
+  pthread_mutex_unlock(&shard_mutex);
   pthread_mutex_unlock(&write_mutex);
 }
 
@@ -449,16 +737,41 @@ static void after_fork_parent(void)
    from zero and writes only its own at its exit (nothing is counted twice). */
 static void after_fork_child(void)
 {
+  char *path;
+  drop_foreign_shards();
+  pthread_mutex_unlock(&shard_mutex);
   pthread_mutex_unlock(&write_mutex);
-  pathprof_reset();
+  path = profile_path();
+  if (path && __pathprof_continuous()) /* "%p": the child's own file, from zero */
+    __pathprof_cont_fork(path);
+  __pathprof_backend_reset();
+  __pathprof_reset_if(unmapped); /* mapped counters are fresh, or shared with the parent */
+  if (path) /* "%p" names another file now */
+    __pathprof_crash_names(path);
+  free(path);
 }
 
 /* Registers the exit handler and the fork handlers. */
 static void init(void)
 {
+  char *path = profile_path(), err[1024];
   if (atexit(at_exit) != 0)
     fprintf(stderr, "pathprof: cannot register the exit handler; no profile will be written\n");
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  if (path && wants_continuous() && __pathprof_cont_open(path, err, sizeof err) != 0)
+    fprintf(stderr, "pathprof: %s; counts are written at exit instead\n", err);
+  if (path)
+    __pathprof_crash_init(path);
+  free(path);
+}
+
+/* Registration of a unit built with `pathcc --continuous`, whose code counts through its
+   descriptor: in continuous mode its counters move into the mapped file. */
+void __pathprof_register_relocatable(struct __pathprof_unit *u)
+{
+  __pathprof_register(u);
+  if (__pathprof_continuous() && u->next)
+    __pathprof_cont_map(u);
 }
 
 /* Back-end hook the core calls at the first registration; safe to call more than once. */

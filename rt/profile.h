@@ -4,6 +4,14 @@
 #include <stddef.h>
 #include "pathprof.h"
 
+/* Continuous profiles (doc/formats.md section 2, "Continuous mode"): a header page, then one
+   page-aligned region per unit whose counters the program maps and counts in. */
+#define PP_CONT_MAGIC "PATHCONT"
+#define PP_CONT_HEADER 24          /* magic, u32 version 1, u32 page size, u32 BOM, u32 flags 0 */
+#define PP_CONT_BOM 0x01020304UL
+#define PP_CONT_TAG 0x47455243UL   /* "CREG" */
+#define PP_CONT_REGION 56          /* fixed bytes of a region header, before the name */
+
 /* One hash-mode path count: function index, Ball-Larus path id, count. */
 struct pp_hent {
   unsigned long long fn, id, count;
@@ -37,8 +45,19 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
 int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *err,
                        size_t errlen);
 
-/* Reads and parses the file at path. Returns 0, or -1 with err naming the file. */
+/* Reads and parses the file at path, adding the crash dumps beside it ("<path>.crash.<pid>",
+   written by a crashing program's signal handler); a missing file with crash dumps reads as
+   their sum. Returns 0, or -1 with err naming the file. */
 int pp_profile_read(const char *path, struct pp_profile *out, char *err, size_t errlen);
+
+/* The same for the file alone. */
+int pp_profile_read_one(const char *path, struct pp_profile *out, char *err, size_t errlen);
+
+/* Adds every crash dump beside path into p; the names of those added are appended to
+   *names (*nnames of them, malloc'd; names may be 0). strict: a damaged or unmergeable one is
+   an error (err names it); else it is left out and left in place. Returns 0 or -1. */
+int pp_profile_add_crashes(const char *path, struct pp_profile *p, char ***names, size_t *nnames,
+                           int strict, char *err, size_t errlen);
 
 /* Adds the counts of from into into (units matched by checksum, counts saturate at 2^64-1);
    neither needs to be canonical, the result is. A unit with the same checksum but another

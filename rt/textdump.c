@@ -197,6 +197,7 @@ int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, un
   if (i == 0)
     put_c(&t, '-');
   end_line(&t);
+  __pathprof_backend_sync();
   for (u = __pathprof_first(); u && !t.failed; u = __pathprof_next(u))
     frame(&t, u);
   begin_line(&t, 'E');

@@ -28,9 +28,20 @@ struct __pathprof_unit_width {
   unsigned int *counters32;
 };
 void __pathprof_register(struct __pathprof_unit *);
+void __pathprof_register_relocatable(struct __pathprof_unit *);
 __PATHPROF_EXT void __pathprof_hash_add(struct __pathprof_unit *, unsigned long, unsigned long long);
 void __pathprof_trace_block(struct __pathprof_unit *, unsigned long, unsigned long);
 void __pathprof_trace_leave(struct __pathprof_unit *, unsigned long);
+__PATHPROF_EXT void __pathprof_hash_add_atomic(struct __pathprof_unit *, unsigned long, unsigned long long);
+__PATHPROF_EXT unsigned long long *__pathprof_shard(struct __pathprof_unit *, unsigned long long **);
+int __pathprof_execv(const char *, char *const *);
+int __pathprof_execve(const char *, char *const *, char *const *);
+int __pathprof_execvp(const char *, char *const *);
+int __pathprof_execvpe(const char *, char *const *, char *const *);
+int __pathprof_execl(const char *, const char *, ...);
+int __pathprof_execle(const char *, const char *, ...);
+int __pathprof_execlp(const char *, const char *, ...);
+int __pathprof_fexecve(int, char *const *, char *const *);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2

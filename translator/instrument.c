@@ -2,6 +2,7 @@
 #include "instrument.h"
 #include "cfg.h"
 #include "dag.h"
+#include "execcalls.h"
 #include "number.h"
 #include "place.h"
 #include "rewrite.h"
@@ -152,7 +153,9 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
     pp_func_free(&f);
     return CXChildVisit_Continue;
   }
+  size_t before = u->funcs.n;
   plan(u, &f);
+  if (u->funcs.n > before) pp_exec_edits(c, &u->src, &u->edits);  /* dump before exec */
   return CXChildVisit_Continue;
 }
 
@@ -170,7 +173,7 @@ static char *c_string(const char *s) {
 
 /* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
    from rt/unit.h at build time, so both sides share one definition. */
-static char *prelude(const Unit *u, bool any_hash, const char *ext) {
+static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls) {
   char *tables = c_string(u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;
   PPStr s = {0};
@@ -182,6 +185,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext) {
   }
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
+  if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
   char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
                             u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
                             u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");
@@ -230,18 +234,50 @@ static char *warning_line(const Unit *u) {
   return pp_str_take(&s);
 }
 
+/* The counting form the update policy gives with this compiler (README "Threads"): atomic is
+   a relaxed GNU atomic add, else a C11 atomic; prefer-atomic is per-thread shards (GNU __thread
+   or C11 _Thread_local), else atomic. Without either, one warning and plain counting. */
+static int counting(const Unit *u, bool gnu, char **warning) {
+  int want = u->o->update;
+  if (want == PP_UPDATE_SINGLE) return PP_COUNT_PLAIN;
+  if (u->o->counter_bits == 32) {  /* saturating 32-bit counters have no atomic form */
+    *warning = pp_xasprintf("%s: --update=%s: 32-bit counters are updated singly (counts may be lost "
+                            "between threads)", u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
+    return PP_COUNT_PLAIN;
+  }
+  /* shards live in malloc'd memory, so continuous builds count atomically in the mapping */
+  if (want == PP_UPDATE_PREFER_ATOMIC && (gnu || u->o->c11) && !u->o->continuous) return PP_COUNT_SHARD;
+  if (gnu) return PP_COUNT_GNU_ATOMIC;
+  if (u->o->c11) return PP_COUNT_C11_ATOMIC;
+  *warning = pp_xasprintf("%s: --update=%s: the compiler has neither GNU atomic builtins nor C11 atomics "
+                          "here; counted with plain increments (counts may be lost between threads)",
+                          u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
+  return PP_COUNT_PLAIN;
+}
+
+/* Appends line to the unit's warning (lines joined by newlines). */
+static void add_warning(PPResult *res, char *line) {
+  if (!line) return;
+  char *w = res->warning ? pp_xasprintf("%s\npathcc: warning: %s", res->warning, line) : line;
+  if (res->warning) { free(res->warning); free(line); }
+  res->warning = w;
+}
+
 static void rewrite_all(Unit *u, PPResult *res) {
-  bool any_hash = false;
-  const char *ext = gnu_output(&u->src) ? "__extension__ " : "";
+  bool any_hash = false, gnu = gnu_output(&u->src);
+  const char *ext = gnu ? "__extension__ " : "";
+  char *why = NULL;
+  int how = counting(u, gnu, &why);
+  add_warning(res, why);
   for (size_t i = 0; i < u->funcs.n; i++) {
     PPTabFunc *t = &u->tab.funcs.v[i];
-    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, ext };
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, ext, how, u->o->continuous };
     bool *zero = pp_place_zero(&u->funcs.v[i].g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     free(zero);
     any_hash |= t->hash;
   }
-  char *pre = prelude(u, any_hash, ext);
+  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL);
   res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
   free(pre);
 }
@@ -282,6 +318,8 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.source = pp_xstrdup(o->source);
   u.tab.mode = pp_xstrdup("path");
   u.tab.conditions = o->conditions;
+  u.tab.continuous = o->continuous;
+  u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic" : "single";
   u.tab.array_limit = o->array_limit;
   u.tab.hash_cap = o->hash_cap;
   u.tab.counter_bits = o->counter_bits;

@@ -5,6 +5,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
+enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
+
 typedef struct {
   const char *source;       /* the user's source file, for the tables */
   const char *tables;       /* absolute path of the tables file to write */
@@ -14,6 +17,9 @@ typedef struct {
   bool system_headers;      /* also instrument functions defined in system headers */
   bool conditions;          /* --decisions=conditions: &&, || and ?: are decisions */
   unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
+  int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC or _PREFER_ATOMIC */
+  bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
+  bool continuous;          /* --continuous: counters addressed through the unit descriptor */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;

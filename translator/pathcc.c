@@ -21,6 +21,7 @@ typedef struct {
   Args args;               /* the user's arguments, pathcc's own removed */
   PPOptions opt;
   bool strict, verbose;
+  bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   int int_bits;          /* the target's int width, once asked (-1 before, 0 unknown) */
 } Driver;
@@ -616,6 +617,11 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
   else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;
   else if (!strncmp(a, "--counter-bits=", 15)) die("invalid value in %s (32 or 64)", a);
+  else if (!strcmp(a, "--update=single")) d->opt.update = PP_UPDATE_SINGLE, d->update_set = true;
+  else if (!strcmp(a, "--update=atomic")) d->opt.update = PP_UPDATE_ATOMIC, d->update_set = true;
+  else if (!strcmp(a, "--update=prefer-atomic")) d->opt.update = PP_UPDATE_PREFER_ATOMIC, d->update_set = true;
+  else if (!strcmp(a, "--continuous")) d->opt.continuous = true;
+  else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
   else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
   else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
   else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path)", a);
@@ -629,6 +635,19 @@ static void env_options(Driver *d) {
   char *copy = pp_xstrdup(f), *save = NULL;
   for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
     if (!own_option(d, w)) die("unknown option in PATHCC_FLAGS: %s", w);
+}
+
+/* Like gcc's -fprofile-update: -pthread among the user's flags makes prefer-atomic the default;
+   a -std before C11 rules out C11 atomics for compilers without GNU builtins. */
+static void threads_policy(Driver *d) {
+  d->opt.c11 = true;
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *a = d->args.v[i];
+    if (!strcmp(a, "-pthread") && !d->update_set) d->opt.update = PP_UPDATE_PREFER_ATOMIC;
+    if (!strncmp(a, "-std=", 5))
+      d->opt.c11 = !(strstr(a, "89") || strstr(a, "90") || strstr(a, "99") || strstr(a, "9899:199") || !strcmp(a, "-ansi"));
+    if (!strcmp(a, "-ansi")) d->opt.c11 = false;
+  }
 }
 
 /* @file arguments, expanded as gcc does: whitespace separates, quotes and backslashes escape. */
@@ -729,6 +748,8 @@ int main(int argc, char **argv) {
   compiler_words = d.ccpre.n;
   for (; i < argc; i++)
     if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
+  threads_policy(&d);
+  if (d.opt.continuous && d.opt.counter_bits == 32) die("%s", "--continuous needs 64-bit counters (not --counter-bits=32)");
   Plan p;
   analyse(&d, &p);
   if (!p.inputs) {  /* -v, --version and the like: the compiler answers */

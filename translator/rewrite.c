@@ -55,11 +55,24 @@ static char *set_r(Gen *g, uint64_t val) {
   return pp_xasprintf(R " = 0%s - %" PRIu64 "%s", g->suffix, (uint64_t)0 - val, g->suffix);
 }
 
-/* One count on an array slot: 64-bit counters just increment; 32-bit ones saturate at 2^32-1
-   without a branch (the slot expression has no side effects, so naming it twice is safe). */
-static char *bump(const PPLayout *l, const char *slot) {
-  if (l->counter_bits == 32) return pp_xasprintf("%s += %s != 0xffffffffU", slot, slot);
-  return pp_xasprintf("%s++", slot);
+/* One count on array slot idx (an index expression without side effects, so naming it twice
+   is safe) as the update policy says: 64-bit counters increment (plainly, atomically, or in the
+   thread's shard), 32-bit ones saturate at 2^32-1 without a branch (single updates only). */
+static char *bump(const Gen *g, const char *idx) {
+  const PPLayout *l = g->lay;
+  char *c = l->relocatable ? pp_xasprintf("%s.counters", g->u) : pp_xstrdup("__pathprof_c"), *s;
+  switch (l->counting) {
+  case PP_COUNT_GNU_ATOMIC: s = pp_xasprintf("__atomic_fetch_add(&%s[%s], 1, 0 /* __ATOMIC_RELAXED */)", c, idx); break;
+  case PP_COUNT_C11_ATOMIC: s = pp_xasprintf("++*(_Atomic unsigned long long *)&%s[%s]", c, idx); break;
+  case PP_COUNT_SHARD:
+    s = pp_xasprintf("(__pathprof_t ? __pathprof_t : __pathprof_shard(&%s, &__pathprof_t))[%s]++", g->u, idx);
+    break;
+  default:
+    s = l->counter_bits == 32 ? pp_xasprintf("%s[%s] += %s[%s] != 0xffffffffU", c, idx, c, idx)
+                              : pp_xasprintf("%s[%s]++", c, idx);
+  }
+  free(c);
+  return s;
 }
 
 /* The counter update where a path ends with id R + add (a constant if R is known 0). Array
@@ -67,29 +80,29 @@ static char *bump(const PPLayout *l, const char *slot) {
 static char *count(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
   uint64_t n = g->f->g.npaths;
+  char *idx, *s;
   if (l->hash) {
-    if (zero) return pp_xasprintf("__pathprof_hash_add(&%s, %d, %" PRIu64 "%s)", g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
+    const char *fn = l->counting == PP_COUNT_PLAIN ? "__pathprof_hash_add" : "__pathprof_hash_add_atomic";
+    if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
     char *a = add_r(g, add);
     g->uses_r = true;
-    char *s = a ? pp_xasprintf("__pathprof_hash_add(&%s, %d, (%s))", g->u, l->fn, a)
-                : pp_xasprintf("__pathprof_hash_add(&%s, %d, " R ")", g->u, l->fn);
+    s = a ? pp_xasprintf("%s(&%s, %d, (%s))", fn, g->u, l->fn, a) : pp_xasprintf("%s(&%s, %d, " R ")", fn, g->u, l->fn);
     free(a);
     return s;
   }
   if (zero) {
     assert(add < n);
-    char *slot = pp_xasprintf("__pathprof_c[%" PRIu64 "]", l->offset + add);
-    char *s = bump(l, slot);
-    free(slot);
+    idx = pp_xasprintf("%" PRIu64, l->offset + add);
+    s = bump(g, idx);
+    free(idx);
     return s;
   }
   char *a = add_r(g, add);
   g->uses_r = true;
-  char *slot = pp_xasprintf("__pathprof_c[%" PRIu64 " + (" R " < %" PRIu64 "%s ? " R " : %" PRIu64 "%s)]",
-                            l->offset, n, g->suffix, n, g->suffix);
-  char *b = bump(l, slot);
-  char *s = a ? pp_xasprintf("(%s, %s)", a, b) : pp_xstrdup(b);
-  free(a); free(slot); free(b);
+  idx = pp_xasprintf("%" PRIu64 " + (" R " < %" PRIu64 "%s ? " R " : %" PRIu64 "%s)", l->offset, n, g->suffix, n, g->suffix);
+  char *b = bump(g, idx);
+  s = a ? pp_xasprintf("(%s, %s)", a, b) : pp_xstrdup(b);
+  free(a); free(idx); free(b);
   return s;
 }
 
@@ -161,7 +174,7 @@ static void plan_pieces(Gen *g) {
   uint64_t *heads = case_heads(g);
   int *follow = siteless_exits(gr);
   piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
-        pp_xasprintf("if (!%s.next) __pathprof_register(&%s);", g->u, g->u), true);
+        pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u), true);
   for (size_t b = 0; g->lay->trace && b < gr->blocks.n; b++)
     if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0)
       piece(g, gr->blocks.v[b].head, ARM_PRE, P_TRACE,

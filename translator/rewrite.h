@@ -3,6 +3,11 @@
 #define PP_REWRITE_H
 #include "cfg.h"
 
+/* How an array counter is bumped: plain `c[i]++`; a relaxed GNU atomic add; a C11 atomic
+   compound assignment; or in the calling thread's shard of the unit's counters. The hash table
+   is atomic in all but the plain form. */
+enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_SHARD };
+
 /* How a function keeps its counts. */
 typedef struct {
   int fn;            /* index of the function in the unit's tables */
@@ -12,6 +17,8 @@ typedef struct {
   bool trace;        /* also log block entries and returns (the oracle build) */
   unsigned counter_bits;  /* 64, or 32: saturating counters in a layout-2 unit (formats.md §1) */
   const char *ext;   /* "__extension__ " for GNU compilers, else "" */
+  int counting;      /* how an array counter is bumped: PP_COUNT_* */
+  bool relocatable;  /* counters through __pathprof_u.counters (continuous mode may map them) */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;

@@ -21,6 +21,8 @@ typedef struct {
   uint64_t checksum;
   char *source, *mode;
   bool conditions;      /* &&, || and ?: were decisions of their own */
+  bool continuous;      /* built with --continuous (relocatable counters) */
+  const char *update;   /* the counter update policy ("single", "atomic", "prefer-atomic"); NULL: single */
   uint64_t array_limit;
   unsigned long hash_cap;
   unsigned counter_bits; /* 64, or 32: array counts of 2^32-1 are lower bounds */
@@ -34,5 +36,7 @@ int pp_tables_write(const PPTables *t, const char *path, char **err);
 /* Reads and checks a tables file: the graphs are renumbered with the rewriter's own code and
    must give the stored values, so a damaged or foreign file is refused. */
 int pp_tables_read(const char *path, PPTables *t, char **err);
+/* The same for tables text already in memory (len bytes at buf); name names it in messages. */
+int pp_tables_parse(const char *buf, size_t len, const char *name, PPTables *t, char **err);
 void pp_tables_free(PPTables *t);
 #endif

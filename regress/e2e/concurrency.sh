@@ -1,5 +1,5 @@
 #!/bin/sh
-# Eight instrumented processes released at one moment merge into one profile: every path count is exactly 8 times one run's.
+# Sixteen instrumented processes released at one moment merge into one profile: every path count is exactly 16 times one run's.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${E2E_DIR:-}" ]; then
   # Run in a private directory (other runs may share this tree); keep it only when something failed.
@@ -11,8 +11,8 @@ if [ -z "${E2E_DIR:-}" ]; then
   exit "$rc"
 fi
 d=$E2E_DIR
-N=8
-ROUNDS=${ROUNDS:-3}
+N=16
+if [ -n "${REGRESS_FULL:-}" ]; then ROUNDS=${ROUNDS:-20}; else ROUNDS=${ROUNDS:-3}; fi
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
   echo "not ok concurrency: bin/pathcc or bin/pathprof missing (run make)"
   exit 0
@@ -33,24 +33,7 @@ echo "ok concurrency-single"
 
 # compare ONE MANY FACTOR: every P/O/D line of MANY has FACTOR times the count of ONE, and the same lines exist
 compare() {
-  python3 - "$1" "$2" "$3" <<'PY'
-import sys
-def load(p):
-    c = {}
-    for line in open(p):
-        w = line.split()
-        if not w or w[0] not in ("P", "O", "D"):
-            continue
-        n = int(w[3] if w[0] != "D" else w[2])
-        key = " ".join(w[:3] + w[4:]) if w[0] != "D" else " ".join(w[:2])
-        c[key] = c.get(key, 0) + n
-    return c
-one, many, k = load(sys.argv[1]), load(sys.argv[2]), int(sys.argv[3])
-bad = [key for key in sorted(set(one) | set(many)) if many.get(key, 0) != k * one.get(key, 0)]
-for key in bad[:3]:
-    print("%s: one run %d, %d runs %d" % (key, one.get(key, 0), k, many.get(key, 0)))
-sys.exit(1 if bad else 0)
-PY
+  python3 "$top/regress/countcmp.py" "$1" "$2" "$3"
 }
 
 round=1

@@ -1,0 +1,53 @@
+#!/bin/sh
+# samples/threads.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss.
+# Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
+top=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${E2E_DIR:-}" ]; then
+  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/threads.XXXXXX") || exit 1
+  export E2E_DIR
+  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
+  rc=$(cat "$E2E_DIR/status")
+  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
+  exit "$rc"
+fi
+d=$E2E_DIR
+if [ -n "${REGRESS_FULL:-}" ]; then ROUNDS=${ROUNDS:-20}; ITERS=${ITERS:-1000000}; else ROUNDS=${ROUNDS:-2}; ITERS=${ITERS:-200000}; fi
+T=8
+pp() { "$top/bin/pathprof" "$@"; }
+for u in single atomic prefer-atomic default; do
+  flag="--update=$u"; [ $u = default ] && flag=""
+  if ! (cd "$d" && "$top/bin/pathcc" $flag gcc -std=c99 -O2 -pthread -o "t-$u" "$top/samples/threads.c") >"$d/build-$u.log" 2>&1 ||
+     [ -s "$d/build-$u.log" ]; then
+    echo "not ok threads-build-$u: $(head -1 "$d/build-$u.log")"; continue
+  fi
+  echo "ok threads-build-$u"
+done
+# -pthread alone picks prefer-atomic, and the tables say so
+if grep -q '"update":"prefer-atomic"' "$d"/t-default-threads.pp.json; then echo "ok threads-pthread-default"
+else echo "not ok threads-pthread-default: tables of a -pthread build do not say prefer-atomic"; fi
+# the reference: one thread
+(cd "$d" && PATHPROF_FILE=one.out timeout 60 ./t-atomic 1 "$ITERS" >one.stdout) && pp dump --decode "$d/one.out" >"$d/one.txt" ||
+  { echo "not ok threads-reference: no profile from one thread"; exit 0; }
+for u in atomic prefer-atomic single; do
+  r=1; bad=0; lost=""
+  while [ $r -le "$ROUNDS" ]; do
+    rm -f "$d/$u.out"
+    (cd "$d" && PATHPROF_FILE=$u.out timeout 120 "./t-$u" $T "$ITERS" >"$u.stdout" 2>"$u.stderr") &&
+      pp dump --decode "$d/$u.out" >"$d/$u.txt" 2>"$d/$u.err" || { bad=$((bad + 1)); r=$((r + 1)); continue; }
+    if [ $u = single ]; then
+      lost="$lost $(python3 "$top/regress/countcmp.py" --fn=0,1 --loss "$d/one.txt" "$d/$u.txt" $T | cut -d' ' -f1)"
+    elif ! why=$(python3 "$top/regress/countcmp.py" --fn=0,1 "$d/one.txt" "$d/$u.txt" $T); then
+      bad=$((bad + 1)); echo "# $u round $r: $(echo "$why" | head -1)"
+    fi
+    r=$((r + 1))
+  done
+  if [ $u = single ]; then
+    total=$(python3 "$top/regress/countcmp.py" --fn=0,1 --loss "$d/one.txt" "$d/one.txt" $T | cut -d' ' -f2)
+    echo "# threads single: path counts lost per round of $total:$lost"
+    [ $bad = 0 ] && echo "ok threads-single-runs" || echo "not ok threads-single-runs: $bad rounds without a profile"
+  elif [ $bad = 0 ]; then
+    echo "ok threads-$u-exact: $ROUNDS rounds of $T x $ITERS"
+  else
+    echo "not ok threads-$u-exact: $bad of $ROUNDS rounds not exactly $T times one thread"
+  fi
+done

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Seeds the fuzz corpora (regress/fuzz/corpus/{profile,tables,import}) from real files: samples built
+# with pathcc and run, their profiles and tables, and text dumps of regress/fuzz/dumptext.c.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+c=${1:-$top/build/fuzz/corpus}
+w=$(mktemp -d "${TMPDIR:-/tmp}/pathprof-seed.XXXXXX") || exit 1
+mkdir -p "$c/profile" "$c/tables" "$c/import"
+for s in recursion switch loops manypaths goto sort; do
+  (cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -o "$s" "$top/samples/$s.c" >/dev/null 2>&1 &&
+   PATHPROF_FILE="$w/$s.out" timeout 20 "./$s" >/dev/null 2>&1) || continue
+  cp "$w/$s.out" "$c/profile/$s.out" && cp "$w/$s.out" "$c/import/$s.out"
+  for t in "$w/$s"-*.pp.json; do cp "$t" "$c/tables/$(basename "$t")"; done
+done
+(cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 --array-limit=2 -o manyhash "$top/samples/manypaths.c" >/dev/null 2>&1 &&
+ PATHPROF_FILE="$w/manyhash.out" timeout 20 ./manyhash >/dev/null 2>&1 && cp "$w/manyhash.out" "$c/profile/")
+(cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -I"$top/include" -o dumptext "$top/regress/fuzz/dumptext.c" >/dev/null 2>&1 &&
+ PATHPROF_FILE=/dev/null timeout 20 ./dumptext >"$c/import/dumptext.log" 2>/dev/null)
+(cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -o tiny "$top/regress/fuzz/tiny.c" >/dev/null 2>&1 &&
+ PATHPROF_FILE="$w/tiny.out" timeout 20 ./tiny >/dev/null 2>&1 && cp "$w/tiny.out" "$c/profile/")
+cp "$w"/dumptext-*.pp.json "$w"/tiny-*.pp.json "$c/tables/" 2>/dev/null
+rm -rf "$w"
+n=$(find "$c" -type f | wc -l)
+[ "$n" -ge 10 ] || { echo "seed: only $n seed files in $c" >&2; exit 1; }

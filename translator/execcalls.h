@@ -1,0 +1,9 @@
+/* Exec-family calls -> the runtime's dump-first wrappers (translator/execcalls.c). */
+#ifndef PP_EXECCALLS_H
+#define PP_EXECCALLS_H
+#include "rewrite.h"
+
+/* Adds an edit renaming each call of execv, execve, execvp, execvpe, execl, execle, execlp and
+   fexecve in function fn to __pathprof_<name>. Returns the number of calls renamed. */
+int pp_exec_edits(CXCursor fn, const PPSource *src, PPEdits *ed);
+#endif
