@@ -33,7 +33,7 @@ build/%.o: %.c build/prelude.inc $(wildcard translator/*.h rt/*.h include/*.h)
 
 build/rt-pic/%.o: %.c $(wildcard rt/*.h include/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O2 -g -fPIC -Iinclude -Irt -c $< -o $@
+	$(CC) $(WARN) -O2 -g -fPIC $(RT_SAN) -Iinclude -Irt -c $< -o $@
 
 bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
 	@mkdir -p bin
@@ -95,6 +95,7 @@ check-csmith: all
 	@REGRESS_FULL=1 TESTS=csmith sh regress/run.sh; rc=$$?; grep -h '^# csmith[-a-z]*:' regress/out/csmith.log; exit $$rc
 
 check-full: tests
+	-@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "# fuzz harnesses not built (clang with libFuzzer missing)"
 	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z]*\|csmith[-a-z]*\):' regress/out/torture.log regress/out/csmith.log; exit $$rc
 
 .PHONY: check-torture check-csmith check-full
@@ -143,7 +144,8 @@ check-dropin: tests
 # built with clang, ASan and UBSan; checksums are not enforced in these builds
 # (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) so the fuzzer reaches the checks behind them.
 FUZZ_CC     ?= clang
-FUZZ_CFLAGS  = -std=c99 -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+FUZZ_SAN    ?= address,undefined
+FUZZ_CFLAGS  = -std=c99 -g -O2 -fsanitize=fuzzer,$(FUZZ_SAN) -fno-sanitize-recover=undefined \
                -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
                -Iinclude -Irt -Itranslator
 FUZZ_BINS    = build/fuzz/fuzz_profile build/fuzz/fuzz_tables build/fuzz/fuzz_import
@@ -165,3 +167,16 @@ build/fuzz/fuzz_import: regress/fuzz/fuzz_import.c translator/importlog.c rt/pro
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
 .PHONY: fuzz-build
+
+# The whole suite with the tools and unit tests built with ASan and UBSan, and the runtime that
+# instrumented programs link with UBSan in trap mode (they are built by plain gcc, which does not
+# link a sanitizer runtime). Rebuilds from clean and cleans again after. Leak checking is off for
+# the tools (they exit without freeing); the fuzz harnesses run with it (make fuzz-build).
+SAN_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+check-asan:
+	rm -rf build bin lib
+	$(MAKE) tests CFLAGS="$(SAN_CFLAGS)" RT_SAN="-fsanitize=undefined -fsanitize-undefined-trap-on-error"
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  sh regress/run.sh; rc=$$?; rm -rf build bin lib; exit $$rc
+
+.PHONY: check-asan

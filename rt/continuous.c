@@ -115,7 +115,10 @@ int __pathprof_cont_open(const char *path, char *err, size_t errlen)
     memcpy(h, PP_CONT_MAGIC, 8);
     put32(h + 8, 1);
     put32(h + 12, (unsigned long)page);
-    put32(h + 16, PP_CONT_BOM);
+    {
+      unsigned int bom = (unsigned int)PP_CONT_BOM; /* native order: a big-endian file says so */
+      memcpy(h + 16, &bom, 4);
+    }
     put32(h + 20, 0);
     if (posix_fallocate(fd, 0, (off_t)page) != 0 || pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h) {
       snprintf(err, errlen, "%s: cannot write the continuous header: %s", path, strerror(errno));

@@ -611,7 +611,7 @@ static int write_profile(const char *path)
   char err[1024];
   int rc;
 
-  int cont = __pathprof_continuous() && !strcmp(path, __pathprof_cont_path());
+  int cont = __pathprof_continuous() && !strcmp(path, __pathprof_cont_path()), device;
 
   __pathprof_backend_sync();
   if (take_snapshot(&ss, cont) != 0) {
@@ -628,8 +628,11 @@ static int write_profile(const char *path)
     free_snapshot(&ss);
     return -1;
   }
-  rc = is_device(path) ? write_stream(path, &p, err, sizeof err) : merge_locked(path, &p, err, sizeof err);
-  if (rc == 0 || save_aside(path, &p, err) == 0)
+  device = is_device(path);
+  rc = device ? write_stream(path, &p, err, sizeof err) : merge_locked(path, &p, err, sizeof err);
+  if (rc != 0 && device) /* nothing is saved aside in /dev: the counts stay for a later write */
+    fprintf(stderr, "pathprof: %s; counts not saved\n", err);
+  else if (rc == 0 || save_aside(path, &p, err) == 0)
     subtract_snapshot(&ss); /* on disk, in the file or aside; else kept for a later write */
   pp_profile_free(&p);
   free_snapshot(&ss);

@@ -964,13 +964,36 @@ static int fill_temp(const struct pp_profile *p, int fd, const char **what)
 }
 
 /* Writes p to "<path>.tmp.<pid>", syncs it and renames it over path; the old file stays on error. */
+/* Writes p straight to the device or pipe at path (never replaced by a regular file). */
+static int save_device(const struct pp_profile *p, const char *path, char *err, size_t errlen)
+{
+  struct fdsink s;
+  int rc;
+  s.fd = open(path, O_WRONLY | O_CLOEXEC);
+  s.err = 0;
+  if (s.fd < 0)
+    return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  rc = pp_profile_write(p, fd_write, &s);
+  if (close(s.fd) != 0 && rc == 0) {
+    rc = -1;
+    s.err = errno;
+  }
+  if (rc != 0)
+    return fail(err, errlen, "%s: cannot write: %s", path, strerror(s.err ? s.err : ENOMEM));
+  return 0;
+}
+
 int pp_profile_save(const struct pp_profile *p, const char *path, char *err, size_t errlen)
 {
   size_t n = strlen(path) + 32;
-  char *tmp = malloc(n);
+  char *tmp;
   const char *what = "cannot create";
   int fd, e;
+  struct stat st;
 
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    return save_device(p, path, err, errlen);
+  tmp = malloc(n);
   if (!tmp)
     return fail(err, errlen, "%s: out of memory", path);
   snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());

@@ -76,7 +76,8 @@ int pp_profile_add_unit(struct pp_profile *p, const struct pp_unitrec *u, char *
 int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx);
 
 /* Writes p to path safely: to "<path>.tmp.<pid>", fsync, rename over path. On error the
-   temporary is removed, the old file stays, and err says "<path>: <problem>". Returns 0 or -1. */
+   temporary is removed, the old file stays, and err says "<path>: <problem>". Returns 0 or -1.
+   A path naming a device or pipe is written straight through, never replaced. */
 int pp_profile_save(const struct pp_profile *p, const char *path, char *err, size_t errlen);
 
 /* Frees everything p owns and leaves it empty. */

@@ -31,7 +31,7 @@ typedef struct {
   char enc;                 /* 'x' hex, 'b' base64 */
   size_t first_line, last_line;
   unsigned char *buf;
-  size_t n;
+  size_t n, cap;
   char *why;                /* first reason it is damaged, NULL while intact */
 } Frame;
 
@@ -230,7 +230,7 @@ static char *import_record(Importer *im, const unsigned char *rec, size_t n) {
   size_t total = 16 + n + 16;
   unsigned char *b = pp_xmalloc(total);
   memcpy(b, "PATHPROF\1\0\0\0\0\0\0\0", 16);
-  memcpy(b + 16, rec, n);
+  if (n) memcpy(b + 16, rec, n);
   static const unsigned char end[8] = {'E', 'N', 'D', 0, 1, 0, 0, 0};
   memcpy(b + 16 + n, end, 8);
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, b, 16 + n + 8);
@@ -297,16 +297,24 @@ static void close_dump(Importer *im, unsigned long announced, bool ended, size_t
   if (ended) {
     d->ended = true;
     d->last_line = line;
-    for (unsigned long k = 0; k < announced; k++) {
+    /* frames announced but never seen: the first few by number, then how many more (a
+       damaged end line may announce billions) */
+    unsigned long seen_below = 0, missing, named = 0;
+    for (size_t i = 0; i < d->seen.n; i++) seen_below += d->seen.v[i] < announced;
+    missing = announced - seen_below;
+    for (unsigned long k = 0; k < announced && named < 5 && named < missing; k++) {
       bool seen = false;
       for (size_t i = 0; i < d->seen.n && !seen; i++) seen = d->seen.v[i] == k;
-      if (!seen) {
-        fprintf(stderr, "%s:%zu-%zu: damaged frame %lu of dump %lu '%s': all its lines are missing; not imported\n",
-                im->file, d->first_line, line, k, d->dump, label_of(d));
-        d->damaged++;
-        im->damaged_frames++;
-      }
+      if (seen) continue;
+      fprintf(stderr, "%s:%zu-%zu: damaged frame %lu of dump %lu '%s': all its lines are missing; not imported\n",
+              im->file, d->first_line, line, k, d->dump, label_of(d));
+      named++;
     }
+    if (missing > named)
+      fprintf(stderr, "%s:%zu-%zu: dump %lu '%s': %lu more frames are missing; not imported\n", im->file,
+              d->first_line, line, d->dump, label_of(d), missing - named);
+    d->damaged += (int)(missing < 1000000 ? missing : 1000000);
+    im->damaged_frames += (int)(missing < 1000000 ? missing : 1000000);
     if (d->seen_max > announced)
       fprintf(stderr, "%s:%zu: dump %lu '%s' ends after %lu frames but frame %lu was seen\n", im->file, line, d->dump,
               label_of(d), announced, d->seen_max - 1);
@@ -345,8 +353,6 @@ static void handle(Importer *im, const Line *l, size_t line) {
     f->enc = l->enc;
     if (f->bytes > MAX_RECORD || f->lines > f->bytes || f->lines < (f->bytes + 63) / 64)
       f->why = pp_xasprintf("its header claims %lu bytes in %lu lines", f->bytes, f->lines);
-    else
-      f->buf = pp_xmalloc(f->bytes);
     return;
   case 'D':
     d = dump_for(im, l->dump, line);
@@ -367,6 +373,10 @@ static void handle(Importer *im, const Line *l, size_t line) {
     if (k < 0 || f->n + (size_t)k > f->bytes) {
       frame_damage(f, pp_xasprintf("data line %lu (log line %zu) does not decode to its bytes", l->b, line));
       return;
+    }
+    if (f->n + (size_t)k > f->cap) {  /* grown as data comes: a header's claim costs nothing */
+      f->cap = f->n + (size_t)k > 2 * f->cap ? f->n + (size_t)k : 2 * f->cap;
+      f->buf = pp_xrealloc(f->buf, f->cap);
     }
     memcpy(f->buf + f->n, tmp, (size_t)k);
     f->n += (size_t)k;

@@ -367,7 +367,12 @@ int pp_cmd_coverage(int argc, char **argv) {
     if (c.funcs.v[i].bad_ids)
       fprintf(stderr, "pathprof coverage: %s: %" PRIu64 " path ends of %s have ids outside its paths and were left out\n", file,
               c.funcs.v[i].bad_ids, c.funcs.v[i].f->name);
-  if (tmp) {
+  if (tmp && l.missing) {  /* a unit without tables: a partial report would replace the old one */
+    fclose(o);
+    remove(tmp);
+    fprintf(stderr, "pathprof coverage: %s not written (tables missing)\n", out);
+    free(tmp);
+  } else if (tmp) {
     int bad = fflush(o) != 0 || ferror(o);
     if (fclose(o) || bad || rename(tmp, out)) {
       fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", out, strerror(errno));

@@ -1,5 +1,5 @@
 #!/bin/sh
-# samples/threads.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss.
+# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${E2E_DIR:-}" ]; then
@@ -16,14 +16,14 @@ T=8
 pp() { "$top/bin/pathprof" "$@"; }
 for u in single atomic prefer-atomic default; do
   flag="--update=$u"; [ $u = default ] && flag=""
-  if ! (cd "$d" && "$top/bin/pathcc" $flag gcc -std=c99 -O2 -pthread -o "t-$u" "$top/samples/threads.c") >"$d/build-$u.log" 2>&1 ||
+  if ! (cd "$d" && "$top/bin/pathcc" $flag gcc -std=c99 -O2 -pthread -o "t-$u" "$top/regress/e2e/threads_prog.c") >"$d/build-$u.log" 2>&1 ||
      [ -s "$d/build-$u.log" ]; then
     echo "not ok threads-build-$u: $(head -1 "$d/build-$u.log")"; continue
   fi
   echo "ok threads-build-$u"
 done
 # -pthread alone picks prefer-atomic, and the tables say so
-if grep -q '"update":"prefer-atomic"' "$d"/t-default-threads.pp.json; then echo "ok threads-pthread-default"
+if grep -q '"update":"prefer-atomic"' "$d"/t-default-threads_prog.pp.json; then echo "ok threads-pthread-default"
 else echo "not ok threads-pthread-default: tables of a -pthread build do not say prefer-atomic"; fi
 # the reference: one thread
 (cd "$d" && PATHPROF_FILE=one.out timeout 60 ./t-atomic 1 "$ITERS" >one.stdout) && pp dump --decode "$d/one.out" >"$d/one.txt" ||

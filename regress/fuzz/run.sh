@@ -10,7 +10,7 @@ if [ ! -d "$top/build/fuzz/corpus/profile" ] && ! sh "$top/regress/fuzz/seed.sh"
   exit 0
 fi
 for h in ${FUZZ_HARNESSES:-profile tables import}; do
-  bin=$top/build/fuzz/fuzz_$h
+  bin=${FUZZ_BIN_DIR:-$top/build/fuzz}/fuzz_$h
   if [ ! -x "$bin" ]; then echo "skip fuzz-$h: $bin missing (make fuzz-build needs clang with libFuzzer)"; continue; fi
   mkdir -p "$out/$h.corpus"
   for r in "$top"/regress/fuzz/regressions/"$h"-*; do  # inputs that once crashed it
@@ -18,7 +18,7 @@ for h in ${FUZZ_HARNESSES:-profile tables import}; do
     if "$bin" "$r" >"$out/$h.regression.log" 2>&1; then echo "ok fuzz-$h-regression $(basename "$r")"
     else echo "not ok fuzz-$h-regression $(basename "$r"): $(grep -m1 -E 'ERROR|runtime error|Assertion' "$out/$h.regression.log")"; fi
   done
-  case $h in tables) len=4096;; *) len=1024;; esac
+  case $h in tables) len=1600;; *) len=1024;; esac
   if [ -n "${FUZZ_RUNS:-}" ]; then limit="-runs=$FUZZ_RUNS"; else limit="-max_total_time=${FUZZ_TIME:-60}"; fi
   start=$(date +%s)
   "$bin" $limit -max_len=$len -close_fd_mask=2 -print_final_stats=1 -artifact_prefix="$out/$h-" \

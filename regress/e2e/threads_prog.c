@@ -1,5 +1,5 @@
-/* Threads counting the same paths at once: THREADS threads (argv[1], default 8) each take
-   ITERS (argv[2], default 1000000) paths through classify(); every thread sees the same
+/* threads_prog.c: threads counting the same paths at once. THREADS threads (argv[1], default 8)
+   each take ITERS (argv[2], default 1000000) paths through classify(); every thread sees the same
    numbers, so each path's count is THREADS times a one-thread run's (regress/e2e/threads.sh). */
 #include <pthread.h>
 #include <stdio.h>
