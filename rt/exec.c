@@ -69,51 +69,48 @@ static char **arg_list(const char *arg0, va_list ap, int want_env, char *const *
   return argv;
 }
 
+/* An execl-style call: its argument list (ap, after arg0) as an argv, then execv ('v'),
+   execvp ('p') or execve with the environment after the list ('e'). */
+static int exec_list(const char *path, const char *arg0, va_list ap, int how)
+{
+  char *const *envp = 0;
+  char **argv = arg_list(arg0, ap, how == 'e', &envp);
+  int rc;
+
+  if (!argv)
+    return -1;
+  rc = how == 'p' ? __pathprof_execvp(path, argv)
+       : how == 'e' ? __pathprof_execve(path, argv, envp) : __pathprof_execv(path, argv);
+  free(argv);
+  return rc;
+}
+
 int __pathprof_execl(const char *path, const char *arg0, ...)
 {
   va_list ap;
-  char **argv;
   int rc;
-
   va_start(ap, arg0);
-  argv = arg_list(arg0, ap, 0, 0);
+  rc = exec_list(path, arg0, ap, 'v');
   va_end(ap);
-  if (!argv)
-    return -1;
-  rc = __pathprof_execv(path, argv);
-  free(argv);
   return rc;
 }
 
 int __pathprof_execlp(const char *file, const char *arg0, ...)
 {
   va_list ap;
-  char **argv;
   int rc;
-
   va_start(ap, arg0);
-  argv = arg_list(arg0, ap, 0, 0);
+  rc = exec_list(file, arg0, ap, 'p');
   va_end(ap);
-  if (!argv)
-    return -1;
-  rc = __pathprof_execvp(file, argv);
-  free(argv);
   return rc;
 }
 
 int __pathprof_execle(const char *path, const char *arg0, ...)
 {
   va_list ap;
-  char **argv;
-  char *const *envp = 0;
   int rc;
-
   va_start(ap, arg0);
-  argv = arg_list(arg0, ap, 1, &envp);
+  rc = exec_list(path, arg0, ap, 'e');
   va_end(ap);
-  if (!argv)
-    return -1;
-  rc = __pathprof_execve(path, argv, envp);
-  free(argv);
   return rc;
 }
