@@ -11,9 +11,9 @@ CLANG_LIBS   = -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang
 JSON_LIBS    = -ljansson
 
 # Shared host model: graph algorithms and table I/O used by both tools.
-MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c \
+MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c translator/flow.c \
           translator/tables.c translator/util.c rt/profile.c
-REWRITE = translator/cfg.c translator/rewrite.c translator/execcalls.c translator/instrument.c
+REWRITE = translator/cfg.c translator/estimate.c translator/profweights.c translator/rewrite.c translator/execcalls.c translator/instrument.c
 RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c
 
 MODEL_O   = $(MODEL:%.c=build/%.o)
@@ -40,9 +40,9 @@ bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
 
 bin/pathprof: build/translator/pathprof.o build/translator/report.o build/translator/coverage.o \
-              build/translator/outputs.o build/translator/profcmds.o $(MODEL_O)
+              build/translator/outputs.o build/translator/html.o build/translator/profcmds.o $(MODEL_O)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) -lm
 
 lib/libpathprof.a: $(RT_O)
 	@mkdir -p lib

@@ -5,11 +5,16 @@ Independent of pathprof by construction: it shares no code with the translator o
 uses only the edge kinds from the tables (doc/formats.md section 4), never the Ball-Larus values.
 
 Usage: oracle.py [--name NAME] --trace TRACE --decoded DECODED TABLES.pp.json...
+       oracle.py [--name NAME] --trace TRACE --edges COVERAGE.json [--except FUNCTION]... TABLES.pp.json...
   TRACE    the trace log of a tracing build (formats.md section 3)
   DECODED  the output of `pathprof dump --decode PROFILE` ('-' for standard input):
              P <checksum> <fn> <count> <b1,...,bn> <E|B>   one path and its count
              O <checksum> <fn> <count>                    overflow count (must be 0)
              anything else                               accepted and ignored
+  COVERAGE the output of `pathprof coverage --format json` (path or edge mode): its edge_counts of
+           the normal, exit, back and cut edges must equal the traversals of those edges by the
+           trace's finished paths (functions matched by source file, name and first line; copies
+           of one function in several units added up); --except leaves a function out
 Prints "ok oracle NAME" or "not ok oracle NAME: <first differences>", and comment lines starting
 with "#". Exit status: 0 ok, 1 not ok, 2 unusable input (also printed as "not ok").
 """
@@ -82,6 +87,7 @@ class Replay:
     def __init__(self, funcs):
         self.funcs = funcs
         self.counts = collections.Counter()   # (checksum, fn, blocks tuple, 'E'|'B') -> count
+        self.edges = collections.Counter()    # (checksum, fn, src, dst, kind) -> traversals by finished paths
         self.stack = []                        # activations: [Function, current path list]
         self.errors = []
         self.events = 0
@@ -95,9 +101,16 @@ class Replay:
             raise Fail("%s: no tables for function %d of unit %s" % (where, fn, cs))
         return f
 
-    def finish(self, act, end):
+    def finish(self, act, end, to=None):
         f, path = act
         self.counts[(f.checksum, f.index, tuple(path), end)] += 1
+        for a, b in zip(path, path[1:]):
+            self.edges[(f.checksum, f.index, a, b, "normal")] += 1
+        if end == "E":
+            self.edges[(f.checksum, f.index, path[-1], EXIT, "exit")] += 1
+        else:
+            kinds = f.kinds.get((path[-1], to), set()) & {"back", "cut"}
+            self.edges[(f.checksum, f.index, path[-1], to, min(kinds) if kinds else "back")] += 1
 
     def block(self, cs, fn, blk, where):
         f = self.func(cs, fn, where)
@@ -118,7 +131,7 @@ class Replay:
             self.error("%s: %s: edge %d->%d is both normal and %s; the trace cannot tell them apart"
                        % (where, f.label(), prev, blk, "/".join(sorted(cut))))
         if cut:
-            self.finish(top, "B")
+            self.finish(top, "B", blk)
             top[1] = [blk]
             return
         if "normal" not in kinds:
@@ -219,17 +232,77 @@ def compare(funcs, want, got):
     return diffs
 
 
+def edge_key(funcs, tables_files, cs, fn):
+    """(source file, name, first line) of a function: how the coverage JSON names it."""
+    f = funcs[(cs, fn)]
+    return (tables_files.get((cs, fn), f.source), f.name, f.line)
+
+
+def load_coverage_edges(path):
+    """{(file, name, line): Counter((src, dst, kind) -> count)} from coverage JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            cov = json.load(f)
+    except (OSError, ValueError) as e:
+        raise Fail("cannot read coverage %s: %s" % (path, e))
+    out = {}
+    for fl in cov.get("files", []):
+        for fn in fl.get("functions", []):
+            c = collections.Counter()
+            for e in fn.get("edge_counts", []):
+                if e["kind"] in ("normal", "exit", "back", "cut"):
+                    c[(e["src"], e["dst"], e["kind"])] += e["count"]
+            out[(fl["file"], fn["name"], fn["line"])] = c
+    return out
+
+
+def compare_edges(funcs, replay, tables, covpath, skip):
+    """Differences between the trace's edge traversals and the coverage JSON's edge counts."""
+    files = {}
+    for path in tables:
+        with open(path, encoding="utf-8") as f:
+            t = json.load(f)
+        cs = str(t.get("checksum", "")).lower()
+        for i, fn in enumerate(t.get("functions", [])):
+            names = t.get("files", [])
+            k = fn.get("file", 0)
+            files[(cs, i)] = names[k] if 0 <= k < len(names) else t.get("source")
+            funcs[(cs, i)].line = fn.get("line")
+    want = collections.defaultdict(collections.Counter)
+    for f in funcs.values():  # every function is compared, executed or not
+        want[edge_key(funcs, files, f.checksum, f.index)]
+    for (cs, fn, a, b, kind), n in replay.edges.items():
+        want[edge_key(funcs, files, cs, fn)][(a, b, kind)] += n
+    got = load_coverage_edges(covpath)
+    diffs = []
+    for key in sorted(want):
+        if key[1] in skip:
+            continue
+        w, g = +want[key], +got.get(key, collections.Counter())
+        if key not in got and w:
+            diffs.append("%s:%s: executed but missing from the coverage" % (key[1], key[2]))
+            continue
+        for e in sorted(set(w) | set(g)):
+            if w[e] != g[e]:
+                diffs.append("%s:%s edge %d->%d %s: trace says %d, coverage says %d" % (key[1], key[2], e[0], e[1], e[2], w[e], g[e]))
+    return diffs
+
+
 def main(argv):
-    name, trace, decoded, tables = None, None, None, []
+    name, trace, decoded, tables, edges, skip = None, None, None, [], None, set()
     args = list(argv)
     while args:
         a = args.pop(0)
-        if a in ("--name", "--trace", "--decoded") and args:
+        if a in ("--name", "--trace", "--decoded", "--edges", "--except") and args:
             v = args.pop(0)
-            if a == "--name":
+            if a == "--except":
+                skip.add(v)
+            elif a == "--name":
                 name = v
             elif a == "--trace":
                 trace = v
+            elif a == "--edges":
+                edges = v
             else:
                 decoded = v
         elif a in ("-h", "--help"):
@@ -242,7 +315,7 @@ def main(argv):
             tables.append(a)
     if name is None:
         name = os.path.basename(trace or "?")
-    if not trace or not decoded or not tables:
+    if not trace or not (decoded or edges) or not tables:
         print("not ok oracle %s: usage: oracle.py [--name NAME] --trace TRACE --decoded DECODED TABLES..." % name)
         return 2
     try:
@@ -250,7 +323,10 @@ def main(argv):
         replay = Replay(funcs)
         replay.run(trace)
         errors = list(replay.errors)
-        got = load_decoded(decoded, errors)
+        if edges:
+            problems = errors + compare_edges(funcs, replay, tables, edges, skip)
+        else:
+            got = load_decoded(decoded, errors)
     except Fail as e:
         print("not ok oracle %s: %s" % (name, e))
         return 2
@@ -259,9 +335,10 @@ def main(argv):
         names = collections.Counter(act[0].name for act in replay.stack)
         print("# %d activation(s) left open at program end (exit() inside a function) were discarded: %s"
               % (len(replay.stack), ", ".join("%s x%d" % kv for kv in sorted(names.items()))))
-    print("# %d trace events, %d distinct paths, %d path executions"
-          % (replay.events, len(want), sum(want.values())))
-    problems = errors + compare(funcs, want, got)
+    print("# %d trace events, %d distinct paths, %d path executions%s"
+          % (replay.events, len(want), sum(want.values()), ", %d edge traversals" % sum(replay.edges.values()) if edges else ""))
+    if not edges:
+        problems = errors + compare(funcs, want, got)
     if not problems:
         print("ok oracle %s" % name)
         return 0

@@ -28,6 +28,7 @@ typedef struct {
 } Builder;
 
 static void stmt(Builder *b, CXCursor c);
+static unsigned skip_ws(const PPSource *s, unsigned off);
 static bool has_jumps(CXCursor c);
 
 /* ---- libclang helpers ---- */
@@ -71,12 +72,148 @@ static unsigned presumed(Builder *b, CXSourceLocation l, int *file) {
   return line;
 }
 
+/* ---- facts for the static estimator ---- */
+
+/* Skips parentheses and implicit conversions: the expression as written. */
+static CXCursor bare(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) return c;
+    Kids kk = kids(c);
+    if (kk.n != 1) { VEC_FREE(kk); return c; }
+    c = kk.v[0];
+    VEC_FREE(kk);
+  }
+}
+
+/* The declaration a variable reference names, as a hash (0: not a plain variable). */
+static unsigned var_of(CXCursor c) {
+  c = bare(c);
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return 0;
+  CXCursor d = clang_getCursorReferenced(c);
+  enum CXCursorKind k = clang_getCursorKind(d);
+  return k == CXCursor_VarDecl || k == CXCursor_ParmDecl ? clang_hashCursor(d) | 1u : 0;
+}
+
+/* The text right after a binary operator's left operand: its operator. */
+static const char *operator_text(Builder *b, CXCursor left) {
+  unsigned o = skip_ws(b->src, end_of(left));
+  return o + 3 <= b->src->len ? b->src->text + o : "";
+}
+
+typedef struct { Builder *b; PPFacts *f; } FactScan;
+
+static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientData d) {
+  FactScan *fs = d;
+  PPFacts *f = fs->f;
+  const char *t = fs->b->src->text;
+  (void)parent;
+  switch (kind(c)) {
+  case CXCursor_CallExpr: f->calls = true; break;
+  case CXCursor_ReturnStmt: f->returns = true; break;
+  case CXCursor_CompoundAssignOperator: f->stores = true; break;
+  case CXCursor_BinaryOperator: {
+    Kids k = kids(c);
+    if (k.n == 2) {
+      const char *op = operator_text(fs->b, k.v[0]);
+      f->stores |= op[0] == '=' && op[1] != '=';
+    }
+    VEC_FREE(k);
+    break;
+  }
+  case CXCursor_UnaryOperator: {
+    unsigned a = start_of(c), e = end_of(c);
+    f->stores |= (e >= a + 2 && (!strncmp(t + a, "++", 2) || !strncmp(t + a, "--", 2) ||
+                                 !strncmp(t + e - 2, "++", 2) || !strncmp(t + e - 2, "--", 2)));
+    break;
+  }
+  case CXCursor_DeclRefExpr: {
+    unsigned v = var_of(c);
+    bool have = false;
+    for (int i = 0; i < f->nuses; i++) have |= f->uses[i] == v;
+    if (v && !have && f->nuses < PP_FACT_VARS) f->uses[f->nuses++] = v;
+    break;
+  }
+  default: break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Records what statement or expression c does in the current block's facts. */
+static void note_facts(Builder *b, CXCursor c) {
+  FactScan fs = { b, &b->g->blocks.v[b->cur].facts };
+  scan_facts(c, clang_getNullCursor(), &fs);
+  clang_visitChildren(c, scan_facts, &fs);
+}
+
+static PPCmp negate(PPCmp c) {
+  static const PPCmp flip[] = { PP_CMP_NONE, PP_CMP_NE, PP_CMP_EQ, PP_CMP_GE, PP_CMP_GT, PP_CMP_LE, PP_CMP_LT };
+  return flip[c];
+}
+
+/* Is the operand 0 or a null pointer constant, or any integer constant? */
+static void constant_operand(Builder *b, CXCursor c, bool *zero, bool *constant) {
+  c = bare(c);
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  *zero = *constant = false;
+  if (r) {
+    if (clang_EvalResult_getKind(r) == CXEval_Int) { *constant = true; *zero = clang_EvalResult_getAsLongLong(r) == 0; }
+    else if (clang_EvalResult_getKind(r) == CXEval_Float) *constant = true;
+    clang_EvalResult_dispose(r);
+  }
+  if (*constant) return;
+  unsigned a = start_of(c), e = end_of(c);  /* ((void *)0) */
+  bool only = e > a && e - a < 24, nought = false;
+  for (unsigned i = a; only && i < e; i++) {
+    char ch = b->src->text[i];
+    nought |= ch == '0';
+    only = strchr("()*0 voidVOID\t", ch) != NULL;
+  }
+  *zero = *constant = only && nought;
+}
+
+/* The comparison a decision on expression e makes, for the current block's facts. */
+static void note_decision(Builder *b, CXCursor e) {
+  PPFacts *f = &b->g->blocks.v[b->cur].facts;
+  bool neg = false;
+  e = bare(e);
+  for (;;) {  /* !x */
+    Kids k = kids(e);
+    bool is_not = kind(e) == CXCursor_UnaryOperator && k.n == 1 && b->src->text[start_of(e)] == '!';
+    CXCursor inner = is_not ? bare(k.v[0]) : e;
+    VEC_FREE(k);
+    if (!is_not) break;
+    neg = !neg;
+    e = inner;
+  }
+  Kids k = kids(e);
+  CXCursor left = e, right = clang_getNullCursor();
+  f->cmp = PP_CMP_NE;  /* a bare value: compared with zero */
+  if (kind(e) == CXCursor_BinaryOperator && k.n == 2) {
+    const char *op = operator_text(b, k.v[0]);
+    PPCmp c = op[0] == '=' && op[1] == '=' ? PP_CMP_EQ : op[0] == '!' && op[1] == '=' ? PP_CMP_NE :
+              op[0] == '<' && op[1] == '=' ? PP_CMP_LE : op[0] == '>' && op[1] == '=' ? PP_CMP_GE :
+              op[0] == '<' && op[1] != '<' ? PP_CMP_LT : op[0] == '>' && op[1] != '>' ? PP_CMP_GT : PP_CMP_NONE;
+    if (c != PP_CMP_NONE) { f->cmp = c; left = k.v[0]; right = k.v[1]; }
+  }
+  enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(bare(left))).kind;
+  f->ptr = tk == CXType_Pointer;
+  f->fp = tk == CXType_Float || tk == CXType_Double || tk == CXType_LongDouble;
+  if (clang_Cursor_isNull(right)) f->vs_zero = f->vs_const = true;
+  else constant_operand(b, right, &f->vs_zero, &f->vs_const);
+  f->operands[0] = var_of(left);
+  f->operands[1] = clang_Cursor_isNull(right) ? 0 : var_of(right);
+  if (neg) f->cmp = negate(f->cmp);
+  VEC_FREE(k);
+}
+
 static void add_lines(Builder *b, CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   int file;
   unsigned first = presumed(b, clang_getRangeStart(r), &file);
   unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
   pp_block_add_lines(b->g, b->cur, file, first, last);
+  note_facts(b, c);
 }
 
 /* ---- the raw text of the .i file ---- */
@@ -306,6 +443,7 @@ static void cond_leaf(Builder *b, CXCursor e, int t, int f) {
   int s = add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
   set_head(b, s);
   add_lines(b, e);
+  note_decision(b, e);
   two_way(b, s, t, f);
 }
 
@@ -572,7 +710,17 @@ static void indirect_goto(Builder *b, CXCursor c) {
   jump(b, c, b->hub, EK_CUT);
 }
 
-/* A call to a function that never returns ends the path before it (exit, abort, longjmp...). */
+/* Does the declaration's text say noreturn (attribute or _Noreturn)? */
+static bool says_noreturn(Builder *b, CXCursor fn) {
+  unsigned a = start_of(fn), e = end_of(fn);
+  if (e <= a || e > b->src->len) return false;
+  for (unsigned i = a; i + 8 <= e; i++)
+    if (!memcmp(b->src->text + i, "noreturn", 8) || !memcmp(b->src->text + i, "Noreturn", 8)) return true;
+  return false;
+}
+
+/* A call to a function that never returns ends the path before it (exit, abort, longjmp...);
+   the attribute may sit on an earlier declaration than the one the call refers to. */
 static bool noreturn_call(Builder *b, CXCursor c) {
   static const char *names[] = { "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp", "siglongjmp",
     "_longjmp", "__builtin_longjmp", "__builtin_unreachable", "__builtin_trap", "__builtin_abort",
@@ -592,11 +740,7 @@ static bool noreturn_call(Builder *b, CXCursor c) {
   for (int i = 0; names[i] && !known; i++) known = !strcmp(names[i], clang_getCString(n));
   clang_disposeString(n);
   if (known) return true;
-  unsigned a = start_of(fn), e = end_of(fn);
-  if (e <= a || e > b->src->len) return false;
-  for (unsigned i = a; i + 8 <= e; i++)
-    if (!memcmp(b->src->text + i, "noreturn", 8) || !memcmp(b->src->text + i, "Noreturn", 8)) return true;
-  return false;
+  return says_noreturn(b, fn) || says_noreturn(b, clang_getCanonicalCursor(fn));
 }
 
 static void goto_stmt(Builder *b, CXCursor c, Kids k) {

@@ -374,11 +374,23 @@ static void settle_back_edges(PPCovFunc *c, uint64_t *dexit, uint64_t *dentry) {
   free(open);
 }
 
+/* Edge mode: the edge counts are given; a block counts the CFG edges into it, the entry the calls. */
+static void count_from_edges(PPCovFunc *c) {
+  const PPGraph *g = &c->f->g;
+  size_t m = g->edges.n;
+  memcpy(c->edges, c->view->edges, sizeof(uint64_t) * m);
+  c->calls = c->view->edges[m];
+  c->blocks[PP_ENTRY] = c->calls;
+  for (size_t i = 0; i < m; i++)
+    if (cfg_edge(&g->edges.v[i])) c->blocks[g->edges.v[i].dst] = pp_sat_add(c->blocks[g->edges.v[i].dst], c->edges[i]);
+}
+
 static void count_function(PPCovFunc *c) {
   const PPGraph *g = &c->f->g;
   size_t nb = g->blocks.n, m = g->edges.n;
   c->blocks = pp_xcalloc(nb, sizeof(uint64_t));
   c->edges = pp_xcalloc(m + 1, sizeof(uint64_t));
+  if (c->view->edges) { count_from_edges(c); return; }
   uint64_t *dexit = pp_xcalloc(nb, sizeof(uint64_t)), *dentry = pp_xcalloc(nb, sizeof(uint64_t));
   int *es = pp_xmalloc(sizeof(int) * (m + 1));
   for (size_t i = 0; i < c->view->n; i++) {
@@ -1202,6 +1214,28 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov) {
       }
   }
   free(order); free(sorted); free(newpos);
+}
+
+void pp_coverage_sum_file(const PPCoverage *c, const PPCovFile *f, PPCovSum *s) {
+  for (unsigned ln = 1; ln <= f->nlines; ln++)
+    if (f->lines[ln].exists) { s->lines++; s->lines_hit += f->lines[ln].count > 0; }
+  for (size_t i = 0; i < f->funcs.n; i++) {
+    const PPCovFunc *fn = &c->funcs.v[f->funcs.v[i]];
+    s->funcs++;
+    s->funcs_hit += fn->calls > 0;
+    s->blocks += fn->blocks_total; s->blocks_hit += fn->blocks_hit;
+    s->edges += fn->edges_total; s->edges_hit += fn->edges_hit;
+    s->br += fn->branches_total; s->br_hit += fn->branches_hit;
+    if (fn->view->edges) continue;  /* edge mode counts no paths */
+    s->paths = pp_sat_add(s->paths, fn->f->g.npaths);
+    s->paths_hit += fn->paths_executed;
+  }
+}
+
+void pp_coverage_sum_add(PPCovSum *a, const PPCovSum *b) {
+  a->lines += b->lines; a->lines_hit += b->lines_hit; a->funcs += b->funcs; a->funcs_hit += b->funcs_hit;
+  a->blocks += b->blocks; a->blocks_hit += b->blocks_hit; a->edges += b->edges; a->edges_hit += b->edges_hit;
+  a->br += b->br; a->br_hit += b->br_hit; a->paths = pp_sat_add(a->paths, b->paths); a->paths_hit += b->paths_hit;
 }
 
 void pp_coverage_free(PPCoverage *c) {

@@ -60,6 +60,15 @@ typedef struct {
   VEC(PPCovFile) files;     /* sorted by name */
 } PPCoverage;
 
+/* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only). */
+typedef struct {
+  uint64_t lines, lines_hit, funcs, funcs_hit, blocks, blocks_hit, edges, edges_hit, br, br_hit, paths, paths_hit;
+} PPCovSum;
+
+/* Adds file f's totals to s. */
+void pp_coverage_sum_file(const PPCoverage *c, const PPCovFile *f, PPCovSum *s);
+void pp_coverage_sum_add(PPCovSum *a, const PPCovSum *b);
+
 /* Derives everything from a loaded profile; l must outlive c. */
 void pp_coverage_build(PPLoaded *l, PPCoverage *c);
 void pp_coverage_free(PPCoverage *c);

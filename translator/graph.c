@@ -31,7 +31,7 @@ int pp_graph_add_block(PPGraph *g) {
 int pp_graph_add_edge(PPGraph *g, int src, int dst, PPEdgeKind kind) {
   PPEdge e;
   memset(&e, 0, sizeof e);
-  e.src = src; e.dst = dst; e.kind = kind; e.site = -1; e.arm = -1;
+  e.src = src; e.dst = dst; e.kind = kind; e.site = -1; e.arm = -1; e.slot = -1;
   VEC_PUSH(g->edges, e);
   return (int)g->edges.n - 1;
 }

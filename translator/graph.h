@@ -25,11 +25,33 @@ typedef struct {
   uint64_t val;   /* Ball-Larus value (DAG edges) */
   uint64_t inc;   /* placed increment, two's complement */
   bool chord;     /* not on the spanning tree: carries a probe */
+  int slot;       /* edge mode: the function's counter on this edge (-1 none) */
+  bool probe;     /* the rewriter put code on it (runs each time the edge is taken) */
   double weight;  /* estimated or profiled frequency */
   int site, arm;  /* rewriter: where this edge's code goes (-1 none) */
 } PPEdge;
 
 typedef struct { int file; unsigned first, last; } PPLines;
+
+/* What a decision compares (static estimator, place.c): "a < b" is PP_CMP_LT; a bare value
+   "x" is x != 0 (PP_CMP_NE against zero); "!x" is x == 0. */
+typedef enum { PP_CMP_NONE, PP_CMP_EQ, PP_CMP_NE, PP_CMP_LT, PP_CMP_LE, PP_CMP_GT, PP_CMP_GE } PPCmp;
+
+#define PP_FACT_VARS 6
+/* Facts about a block's code from the AST, for the Wu-Larus heuristics (place.c). */
+typedef struct {
+  bool calls;            /* calls a function */
+  bool stores;           /* assigns: =, op=, ++, -- */
+  bool returns;          /* holds a return statement */
+  PPCmp cmp;             /* the decision ending the block (PP_CMP_NONE: not a comparison we know) */
+  bool ptr;              /* the decision compares pointers */
+  bool vs_zero;          /* ... against 0 or a null pointer */
+  bool vs_const;         /* ... against a constant */
+  bool fp;               /* ... floating-point values */
+  unsigned operands[2];  /* the variables compared (declaration hashes, 0 none) */
+  unsigned uses[PP_FACT_VARS]; /* variables the block reads (first few) */
+  int nuses;
+} PPFacts;
 
 typedef struct {
   VEC(PPLines) lines;   /* source lines of the statements in this block */
@@ -38,6 +60,7 @@ typedef struct {
   bool headless;        /* inside an expression: no position of its own, observed on its in-edges */
   int head, tail;       /* rewriter sites: where its entry is observed, where its single edge's code goes */
   char *label;          /* "case 3", "default", "L1", or NULL */
+  PPFacts facts;        /* for the static estimator; not in the tables */
 } PPBlock;
 
 typedef struct {

@@ -5,6 +5,8 @@
 #include "execcalls.h"
 #include "number.h"
 #include "place.h"
+#include "estimate.h"
+#include "profweights.h"
 #include "rewrite.h"
 #include "tables.h"
 #include <fnmatch.h>
@@ -35,6 +37,8 @@ typedef struct {
   PPTables tab;
   VEC(PPFunc) funcs;
   PPEdits edits;
+  PPProfWeights *weights;   /* --placement-profile's counts, or NULL */
+  char *weights_err;        /* why they could not be read */
 } Unit;
 
 static void collect_errors(Unit *u) {
@@ -91,18 +95,28 @@ static void plan(Unit *u, PPFunc *f) {
   const char *why;
   memset(&t, 0, sizeof t);
   if (pp_dag_build(&f->g, 1ULL << 62, &why) == 0 && pp_number_paths(&f->g) <= (1ULL << 62)) {
-    pp_place_estimate(&f->g);
-    pp_place_probes(&f->g);
+    double calls = 1;
+    if (u->o->estimator == PP_EST_LOOP) pp_place_estimate(&f->g);
+    else pp_estimate_wu_larus(&f->g);
+    pp_profweights_apply(u->weights, f->name, f->line, &f->g, &calls);
     t.name = pp_xstrdup(f->name);
     t.file = f->file;
     t.line = f->line;
     t.end_line = f->end_line;
-    t.hash = f->g.npaths > u->o->array_limit;
-    t.wide = pp_rewrite_needs_wide(&f->g);
-    if (!t.hash) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
+    t.entry_slot = -1;
     for (size_t i = 0; i < f->g.edges.n; i++) {
       const PPEdge *e = &f->g.edges.v[i];
       t.cfg_edges += !e->dead && e->kind <= EK_CUT;
+    }
+    if (u->o->mode == PP_MODE_EDGE) {
+      t.counters = pp_place_edges(&f->g, calls, &t.entry_slot);
+      t.offset = u->tab.ncounters;
+      u->tab.ncounters += (uint64_t)t.counters;
+    } else {
+      pp_place_probes(&f->g);
+      t.hash = f->g.npaths > u->o->array_limit;
+      t.wide = pp_rewrite_needs_wide(&f->g);
+      if (!t.hash) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
     }
     VEC_PUSH(u->tab.funcs, t);
     VEC_PUSH(u->funcs, *f);
@@ -112,6 +126,9 @@ static void plan(Unit *u, PPFunc *f) {
   VEC_PUSH(u->tab.skipped, s);
   pp_func_free(f);
 }
+
+/* The mode's name in tables and checksums. */
+static const char *mode_name(PPMode m) { return m == PP_MODE_EDGE ? "edge" : "path"; }
 
 static bool glob_any(char **globs, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)
@@ -215,15 +232,25 @@ static bool gnu_output(const PPSource *src) {
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
   char opts[128];
-  snprintf(opts, sizeof opts, "pathprof-1 mode=path trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
-           u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers, u->o->conditions, u->o->counter_bits);
+  snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
+           mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers, u->o->conditions,
+           u->o->counter_bits);
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
-  return pp_fnv1a(h, opts, strlen(opts));
+  h = pp_fnv1a(h, opts, strlen(opts));
+  /* the placement too: edge mode's counters sit where it put them */
+  for (size_t i = 0; i < u->funcs.n; i++)
+    for (size_t k = 0; k < u->funcs.v[i].g.edges.n; k++) {
+      const PPEdge *e = &u->funcs.v[i].g.edges.v[k];
+      int64_t p[2] = { (int64_t)e->inc, e->slot };
+      h = pp_fnv1a(h, p, sizeof p);
+    }
+  return h;
 }
 
 static char *warning_line(const Unit *u) {
   size_t n = 0;
   for (size_t i = 0; i < u->tab.skipped.n; i++) n += !u->tab.skipped.v[i].quiet;
+  if (u->weights_err) return pp_xasprintf("%s: %s; probes placed by the static estimate", u->o->source, u->weights_err);
   if (!n) return NULL;
   PPStr s = {0};
   pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, n, n > 1 ? "s" : "");
@@ -271,10 +298,15 @@ static void rewrite_all(Unit *u, PPResult *res) {
   add_warning(res, why);
   for (size_t i = 0; i < u->funcs.n; i++) {
     PPTabFunc *t = &u->tab.funcs.v[i];
-    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, ext, how, u->o->continuous };
-    bool *zero = pp_place_zero(&u->funcs.v[i].g);
+    PPGraph *g = &u->funcs.v[i].g;
+    bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, ext, how, u->o->continuous,
+                     u->o->mode == PP_MODE_EDGE, t->entry_slot, probe };
+    bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
+    for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
     free(zero);
+    free(probe);
     any_hash |= t->hash;
   }
   char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL);
@@ -291,6 +323,8 @@ static void unit_free(Unit *u) {
   }
   VEC_FREE(u->funcs);
   pp_edits_free(&u->edits);
+  pp_profweights_free(u->weights);
+  free(u->weights_err);
   pp_tables_free(&u->tab);
   free((char *)u->src.text);
 }
@@ -312,11 +346,12 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
     return -1;
   }
   u.main_file = clang_getFile(u.tu, ipath);
+  if (o->placement_profile) u.weights = pp_profweights_load(o->placement_profile, o->source, &u.weights_err);
   collect_errors(&u);
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
-  u.tab.mode = pp_xstrdup("path");
+  u.tab.mode = pp_xstrdup(mode_name(o->mode));
   u.tab.conditions = o->conditions;
   u.tab.continuous = o->continuous;
   u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic" : "single";

@@ -7,6 +7,10 @@
 
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
+/* What the instrumented code records (--mode=). */
+typedef enum { PP_MODE_PATH, PP_MODE_EDGE } PPMode;
+/* How edge frequencies are estimated for probe placement (--estimate=). */
+typedef enum { PP_EST_WU_LARUS, PP_EST_LOOP } PPEstimator;
 
 typedef struct {
   const char *source;       /* the user's source file, for the tables */
@@ -20,6 +24,9 @@ typedef struct {
   int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC or _PREFER_ATOMIC */
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
+  PPMode mode;              /* path (Ball-Larus paths) or edge (counters on spanning-tree chords) */
+  PPEstimator estimator;    /* static edge-frequency estimate for placement */
+  const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;

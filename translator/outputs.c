@@ -1,6 +1,7 @@
 /* pathprof coverage: the derived coverage as a summary, gcov-style annotated source, JSON
    (doc/coverage-json.md), an lcov tracefile or Cobertura XML. */
 #include "coverage.h"
+#include "html.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -24,40 +25,17 @@ static void pct(FILE *o, uint64_t hit, uint64_t total) {
   else fprintf(o, "%15s %6s", "-", "");
 }
 
-typedef struct { uint64_t lines, lines_hit, funcs, funcs_hit, blocks, blocks_hit, edges, edges_hit, br, br_hit, paths, paths_hit; } Sum;
-
-static void sum_file(const PPCoverage *c, const PPCovFile *f, Sum *s) {
-  for (unsigned ln = 1; ln <= f->nlines; ln++)
-    if (f->lines[ln].exists) { s->lines++; s->lines_hit += f->lines[ln].count > 0; }
-  for (size_t i = 0; i < f->funcs.n; i++) {
-    const PPCovFunc *fn = &c->funcs.v[f->funcs.v[i]];
-    s->funcs++;
-    s->funcs_hit += fn->calls > 0;
-    s->blocks += fn->blocks_total; s->blocks_hit += fn->blocks_hit;
-    s->edges += fn->edges_total; s->edges_hit += fn->edges_hit;
-    s->br += fn->branches_total; s->br_hit += fn->branches_hit;
-    s->paths = pp_sat_add(s->paths, fn->f->g.npaths);
-    s->paths_hit += fn->paths_executed;
-  }
-}
-
-static void add_sum(Sum *a, const Sum *b) {
-  a->lines += b->lines; a->lines_hit += b->lines_hit; a->funcs += b->funcs; a->funcs_hit += b->funcs_hit;
-  a->blocks += b->blocks; a->blocks_hit += b->blocks_hit; a->edges += b->edges; a->edges_hit += b->edges_hit;
-  a->br += b->br; a->br_hit += b->br_hit; a->paths = pp_sat_add(a->paths, b->paths); a->paths_hit += b->paths_hit;
-}
-
 /* ---- text: a summary per file and function ---- */
 
 static void out_text(FILE *o, const PPCoverage *c, const char *profile) {
-  Sum all = {0};
+  PPCovSum all = {0};
   fprintf(o, "pathprof coverage: %s: %zu files, %zu functions\n", profile, c->files.n, c->funcs.n);
   fprintf(o, "%-32s %-22s %-22s %-22s %-22s %s\n", "", "lines", "functions", "blocks", "branches", "paths");
   for (size_t i = 0; i < c->files.n; i++) {
     const PPCovFile *f = &c->files.v[i];
-    Sum s = {0};
-    sum_file(c, f, &s);
-    add_sum(&all, &s);
+    PPCovSum s = {0};
+    pp_coverage_sum_file(c, f, &s);
+    pp_coverage_sum_add(&all, &s);
     fprintf(o, "\n%-32s ", fname(f));
     pct(o, s.lines_hit, s.lines); fputc(' ', o);
     pct(o, s.funcs_hit, s.funcs); fputc(' ', o);
@@ -73,7 +51,9 @@ static void out_text(FILE *o, const PPCoverage *c, const char *profile) {
       fprintf(o, "%14" PRIu64 " calls  ", fn->calls);
       pct(o, fn->blocks_hit, fn->blocks_total); fputc(' ', o);
       pct(o, fn->branches_hit, fn->branches_total); fputc(' ', o);
-      pct(o, fn->paths_executed, fn->f->g.npaths);
+      if (fn->view->edges) fprintf(o, "%15s %6s", "edge mode", "");
+      else pct(o, fn->paths_executed, fn->f->g.npaths);
+      if (fn->view->unbalanced) fputs("  (edge counters unbalanced: an activation did not return)", o);
       if (fn->ambiguous) fputs("  (back-edge counts ambiguous)", o);
       if (fn->view->overflow) fprintf(o, "  (%" PRIu64 " out-of-range path ends)", fn->view->overflow);
       fputc('\n', o);
@@ -116,7 +96,7 @@ static json_t *jratio(uint64_t hit, uint64_t total) {
   return json_pack("{s:o, s:o}", "total", jcount(total), "covered", jcount(hit));
 }
 
-static json_t *jsum(const Sum *s) {
+static json_t *jsum(const PPCovSum *s) {
   return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:s, s:o}}", "lines", jratio(s->lines_hit, s->lines),
                    "functions", jratio(s->funcs_hit, s->funcs), "blocks", jratio(s->blocks_hit, s->blocks),
                    "edges", jratio(s->edges_hit, s->edges), "branches", jratio(s->br_hit, s->br),
@@ -141,7 +121,7 @@ static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
                                            pp_edge_kind_name(x->kind), "count", jcount(fn->edges[e])));
   }
   (void)c;
-  return json_pack("{s:s, s:i, s:i, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:o, s:o, s:o}",
+  json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:o, s:o, s:o}",
                    "name", fn->f->name, "line", (int)fn->f->line, "end_line", (int)fn->f->end_line,
                    "name_line", (int)fn->name_line, "calls", jcount(fn->calls), "copies", fn->view->copies,
                    "ambiguous", fn->ambiguous,
@@ -151,16 +131,23 @@ static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
                    "paths", "total", paths, "covered", jcount(fn->paths_executed), "executions", jcount(fn->path_runs),
                    "overflow", jcount(fn->view->overflow), "tables", json_string(fn->view->u->tables_path),
                    "block_counts", blocks, "edge_counts", edges);
+  json_object_set_new(o, "mode", json_string(fn->view->edges ? "edge" : "path"));
+  if (fn->view->edges) {  /* edge mode: paths were not counted */
+    json_object_set_new(json_object_get(o, "paths"), "covered", json_null());
+    json_object_set_new(json_object_get(o, "paths"), "executions", json_null());
+    json_object_set_new(o, "unbalanced", json_boolean(fn->view->unbalanced));
+  }
+  return o;
 }
 
 static void out_json(FILE *o, const PPCoverage *c, const char *profile) {
   json_t *files = json_array();
-  Sum all = {0};
+  PPCovSum all = {0};
   for (size_t i = 0; i < c->files.n; i++) {
     const PPCovFile *f = &c->files.v[i];
-    Sum s = {0};
-    sum_file(c, f, &s);
-    add_sum(&all, &s);
+    PPCovSum s = {0};
+    pp_coverage_sum_file(c, f, &s);
+    pp_coverage_sum_add(&all, &s);
     json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
     for (unsigned ln = 1; ln <= f->nlines; ln++)
       if (f->lines[ln].exists)
@@ -264,8 +251,8 @@ static void xml_line(FILE *o, const char *indent, const PPCovFile *f, unsigned l
 }
 
 static void out_cobertura(FILE *o, const PPCoverage *c) {
-  Sum all = {0};
-  for (size_t i = 0; i < c->files.n; i++) sum_file(c, &c->files.v[i], &all);
+  PPCovSum all = {0};
+  for (size_t i = 0; i < c->files.n; i++) pp_coverage_sum_file(c, &c->files.v[i], &all);
   const char *sde = getenv("SOURCE_DATE_EPOCH");
   long long ts = sde && *sde ? atoll(sde) : (long long)time(NULL);
   fprintf(o, "<?xml version=\"1.0\" ?>\n<!DOCTYPE coverage SYSTEM \"http://cobertura.sourceforge.net/xml/coverage-04.dtd\">\n");
@@ -278,11 +265,11 @@ static void out_cobertura(FILE *o, const PPCoverage *c) {
     const char *n = fname(&c->files.v[i]), *slash = strrchr(n, '/');
     size_t dl = slash ? (size_t)(slash - n) : 0;
     size_t j = i;
-    Sum ps = {0};
+    PPCovSum ps = {0};
     for (; j < c->files.n; j++) {
       const char *m = fname(&c->files.v[j]), *s2 = strrchr(m, '/');
       if ((s2 ? (size_t)(s2 - m) : 0) != dl || strncmp(m, n, dl)) break;
-      sum_file(c, &c->files.v[j], &ps);
+      pp_coverage_sum_file(c, &c->files.v[j], &ps);
     }
     fputs("  <package name=\"", o);
     char *dir = pp_xasprintf("%.*s", (int)dl, n);
@@ -292,8 +279,8 @@ static void out_cobertura(FILE *o, const PPCoverage *c) {
             rate(ps.br_hit, ps.br));
     for (size_t k = i; k < j; k++) {
       const PPCovFile *f = &c->files.v[k];
-      Sum s = {0};
-      sum_file(c, f, &s);
+      PPCovSum s = {0};
+      pp_coverage_sum_file(c, f, &s);
       const char *path = fname(f);
       fputs("    <class name=\"", o);
       xml_text(o, slash ? strrchr(path, '/') + 1 : path);
@@ -333,16 +320,23 @@ int pp_cmd_coverage(int argc, char **argv) {
     else if (file) { fprintf(stderr, "pathprof coverage: one profile at a time (merge them first: pathprof merge)\n"); return 2; }
     else file = argv[i];
   }
-  static const char *const formats[] = { "text", "json", "lcov", "cobertura", "gcov", 0 };
+  static const char *const formats[] = { "text", "json", "lcov", "cobertura", "gcov", "html", 0 };
   int fmt = -1;
   for (int i = 0; formats[i]; i++)
     if (!strcmp(format, formats[i])) fmt = i;
-  if (fmt < 0) { fprintf(stderr, "pathprof coverage: unknown format '%s' (text, json, lcov, cobertura, gcov)\n", format); return 2; }
+  if (fmt < 0) { fprintf(stderr, "pathprof coverage: unknown format '%s' (text, json, lcov, cobertura, gcov, html)\n", format); return 2; }
+  if (fmt == 5 && (!out || !strcmp(out, "-"))) { fprintf(stderr, "pathprof coverage: --format html writes a directory: name it with -o DIR\n"); return 2; }
   file = profile_arg(file);
   PPLoaded l;
   if (pp_load(file, &l)) return 1;
   PPCoverage c;
   pp_coverage_build(&l, &c);
+  if (fmt == 5) {
+    int rc = pp_html_write(&c, file, out) || l.missing ? 1 : 0;
+    pp_coverage_free(&c);
+    pp_loaded_free(&l);
+    return rc;
+  }
   FILE *o = stdout;
   char *tmp = NULL;
   if (out && strcmp(out, "-")) {

@@ -403,9 +403,13 @@ static int int_bits(Driver *d) {
   return d->int_bits;
 }
 
-/* --counter-bits=32 needs an int of 32 bits or more; else the unit keeps 64-bit counters. */
+/* --counter-bits=32 needs an int of 32 bits or more, and path mode; else the unit keeps 64-bit counters. */
 static unsigned counter_bits(Driver *d, const char *src) {
   if (d->opt.counter_bits != 32) return 64;
+  if (d->opt.mode == PP_MODE_EDGE) {  /* its counters also count down (after case labels): no saturation */
+    warn(src, "--counter-bits=32 is not available with --mode=edge, counters stay 64-bit");
+    return 64;
+  }
   int bits = int_bits(d);
   if (bits == 0 || bits >= 32) return 32;
   char *why = pp_xasprintf("int has %d bits on this target: --counter-bits=32 needs 32, counters stay 64-bit", bits);
@@ -613,7 +617,12 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
-  else if (!strcmp(a, "--mode=path")) {}
+  else if (!strcmp(a, "--mode=path")) d->opt.mode = PP_MODE_PATH;
+  else if (!strcmp(a, "--mode=edge")) d->opt.mode = PP_MODE_EDGE;
+  else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
+  else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
+  else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
+  else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
   else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
   else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;
   else if (!strncmp(a, "--counter-bits=", 15)) die("invalid value in %s (32 or 64)", a);
@@ -624,7 +633,7 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
   else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
   else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
-  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path)", a);
+  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path and --mode=edge)", a);
   else return false;
   return true;
 }

@@ -8,7 +8,7 @@
 static int usage(FILE *f) {
   fputs("usage: pathprof report [--top N] [--function NAME] [PROFILE]\n"
         "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
-        "       pathprof coverage [--format text|json|lcov|cobertura|gcov] [-o FILE] [PROFILE]\n"
+        "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [-o FILE|DIR] [PROFILE]\n"
         "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
         "       pathprof diff A B\n"
         "       pathprof residual --baseline TESTS [--baseline ...] [FIELD]\n"

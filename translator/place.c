@@ -45,7 +45,12 @@ void pp_place_estimate(PPGraph *g) {
       if (flows(e)) f[e->dst] += e->weight;
     }
   }
-  /* a dummy carries the flow of the back and cut edges it stands for */
+  pp_place_dummy_weights(g);
+  free(order); free(f); free(outdeg); free(start); free(adj);
+}
+
+void pp_place_dummy_weights(PPGraph *g) {
+  int n = (int)g->blocks.n, m = (int)g->edges.n;
   double *in_w = pp_xcalloc((size_t)n, sizeof(double)), *out_w = pp_xcalloc((size_t)n, sizeof(double));
   for (int i = 0; i < m; i++) {
     const PPEdge *e = &g->edges.v[i];
@@ -58,7 +63,7 @@ void pp_place_estimate(PPGraph *g) {
     if (d->kind == EK_DUMMY_ENTRY) d->weight = in_w[d->dst];
     if (d->kind == EK_DUMMY_EXIT) d->weight = out_w[d->src];
   }
-  free(order); free(f); free(outdeg); free(start); free(adj); free(in_w); free(out_w);
+  free(in_w); free(out_w);
 }
 
 static int find(int *uf, int x) {
@@ -66,33 +71,78 @@ static int find(int *uf, int x) {
   return x;
 }
 
-static const PPGraph *sort_graph;
-/* Edges without a place for code first, then heavier first; equal weights keep edge order so
-   placement is deterministic. Edges without a place have out-degree one at their source, so
-   they form a forest and all fit on the tree. */
-static int by_weight(const void *a, const void *b) {
-  const PPEdge *x = &sort_graph->edges.v[*(const int *)a], *y = &sort_graph->edges.v[*(const int *)b];
-  if (x->no_site != y->no_site) return x->no_site ? -1 : 1;
-  if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
-  return *(const int *)a - *(const int *)b;
+/* The edges one spanning tree is grown over; index g->edges.n stands for the virtual
+   exit->entry edge (edge mode), whose weight is virt. */
+typedef struct { const PPGraph *g; double virt; bool edge_mode; } TreeSet;
+
+static const TreeSet *sort_set;
+
+static double weight_of(const TreeSet *t, int i) {
+  return i == (int)t->g->edges.n ? t->virt : t->g->edges.v[i].weight;
 }
 
-/* Kruskal on the undirected DAG with exit-entry forced in; marks tree edges in in_tree[]. */
-static void spanning_tree(const PPGraph *g, bool *in_tree) {
+/* Path mode: a chord on an exit or dummy edge costs nothing, its increment folds into the
+   counter update that edge (or the back edge a dummy stands for) makes anyway. */
+static bool free_chord(const TreeSet *t, int i) {
+  if (t->edge_mode || i >= (int)t->g->edges.n) return false;
+  PPEdgeKind k = t->g->edges.v[i].kind;
+  return k == EK_EXIT || k == EK_DUMMY_ENTRY || k == EK_DUMMY_EXIT;
+}
+
+/* Edges without a place for code first, free chords last, else heavier first; equal weights
+   keep edge order so placement is deterministic. Edges without a place have out-degree one at
+   their source, so they form a forest and all fit on the tree. */
+static int by_weight(const void *a, const void *b) {
+  int i = *(const int *)a, j = *(const int *)b, m = (int)sort_set->g->edges.n;
+  bool ni = i < m && sort_set->g->edges.v[i].no_site, nj = j < m && sort_set->g->edges.v[j].no_site;
+  if (ni != nj) return ni ? -1 : 1;
+  bool fi = free_chord(sort_set, i), fj = free_chord(sort_set, j);
+  if (fi != fj) return fi ? 1 : -1;
+  double wi = weight_of(sort_set, i), wj = weight_of(sort_set, j);
+  if (wi != wj) return wi > wj ? -1 : 1;
+  return i - j;
+}
+
+/* Live CFG edges: what edge mode counts (back and cut edges included, dummies not). */
+static bool cfg_live(const PPEdge *e) { return !e->dead && e->kind <= EK_CUT; }
+
+/* Kruskal over the undirected edges: path mode grows it over the DAG with exit-entry forced in;
+   edge mode over the live CFG edges plus the virtual exit->entry edge, which competes by its
+   weight. Marks tree edges in in_tree[] (index m: the virtual edge). */
+static void spanning_tree(const PPGraph *g, bool edge_mode, double virt, bool *in_tree) {
   int n = (int)g->blocks.n, m = 0;
   int *uf = pp_xmalloc(sizeof(int) * (size_t)n), *idx = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
+  TreeSet set = { g, virt, edge_mode };
   for (int v = 0; v < n; v++) uf[v] = v;
-  uf[PP_EXIT] = PP_ENTRY;
+  if (!edge_mode) uf[PP_EXIT] = PP_ENTRY;
   for (size_t i = 0; i < g->edges.n; i++)
-    if (pp_edge_in_dag(&g->edges.v[i])) idx[m++] = (int)i;
-  sort_graph = g;
+    if (edge_mode ? cfg_live(&g->edges.v[i]) : pp_edge_in_dag(&g->edges.v[i])) idx[m++] = (int)i;
+  if (edge_mode) idx[m++] = (int)g->edges.n;
+  sort_set = &set;
   qsort(idx, (size_t)m, sizeof(int), by_weight);
   for (int i = 0; i < m; i++) {
-    const PPEdge *e = &g->edges.v[idx[i]];
-    int a = find(uf, e->src), b = find(uf, e->dst);
+    bool virtual_edge = idx[i] == (int)g->edges.n;
+    int src = virtual_edge ? PP_EXIT : g->edges.v[idx[i]].src, dst = virtual_edge ? PP_ENTRY : g->edges.v[idx[i]].dst;
+    int a = find(uf, src), b = find(uf, dst);
     if (a != b) { uf[a] = b; in_tree[idx[i]] = true; }
   }
+  sort_set = NULL;
   free(uf); free(idx);
+}
+
+int pp_place_edges(PPGraph *g, double calls, int *entry_slot) {
+  int m = (int)g->edges.n, slots = 0;
+  bool *in_tree = pp_xcalloc((size_t)m + 1, sizeof(bool));
+  spanning_tree(g, true, calls, in_tree);
+  for (int i = 0; i < m; i++) {
+    PPEdge *e = &g->edges.v[i];
+    e->inc = 0;
+    e->chord = cfg_live(e) && !in_tree[i];
+    e->slot = e->chord ? slots++ : -1;
+  }
+  *entry_slot = in_tree[m] ? -1 : slots++;
+  free(in_tree);
+  return slots;
 }
 
 /* Potentials phi over the tree: phi(entry) = phi(exit) = 0 and phi(dst) = phi(src) + val on
@@ -102,7 +152,7 @@ int pp_place_probes(PPGraph *g) {
   bool *in_tree = pp_xcalloc((size_t)m + 1, sizeof(bool)), *seen = pp_xcalloc((size_t)n, sizeof(bool));
   uint64_t *phi = pp_xcalloc((size_t)n, sizeof(uint64_t));
   int *queue = pp_xmalloc(sizeof(int) * (size_t)n), qn = 0;
-  spanning_tree(g, in_tree);
+  spanning_tree(g, false, 0, in_tree);
   seen[PP_ENTRY] = seen[PP_EXIT] = true;
   queue[qn++] = PP_ENTRY;
   queue[qn++] = PP_EXIT;

@@ -5,9 +5,16 @@
 
 /* Static estimate (Ball-Larus 1994 style): a loop header runs 10x its entries, branches split evenly. */
 void pp_place_estimate(PPGraph *g);
+/* A dummy edge's weight: that of the back and cut edges it stands for (after the CFG edges'). */
+void pp_place_dummy_weights(PPGraph *g);
 /* Spanning tree over the DAG plus exit->entry by weight; sets inc and chord on every DAG edge
    so that the incs along each path sum to its Ball-Larus value. Returns the number of chords. */
 int pp_place_probes(PPGraph *g);
+/* Edge mode (optimal edge profiling): a maximum spanning tree over the live CFG edges plus a
+   virtual exit->entry edge of weight calls; each chord gets a counter slot (e->slot, numbered
+   from 0, chord set). When the virtual edge is a chord its counter counts the function's entries
+   (*entry_slot), else *entry_slot is -1. Returns the number of counters. */
+int pp_place_edges(PPGraph *g, double calls, int *entry_slot);
 /* zero[v] = the path register is certainly 0 on arrival at v (allocated, one per block). */
 bool *pp_place_zero(const PPGraph *g);
 #endif

@@ -1,6 +1,7 @@
 /* Profile + tables -> hot paths, decoded to source lines; the report and dump commands. */
 #include "report.h"
 #include "number.h"
+#include "flow.h"
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -124,6 +125,10 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   VEC(PPPathCount) v = {0};
   *overflow = 0;
+  if (pp_tables_edge_mode(&u->tab)) {  /* no paths: counters sit on edges */
+    *n = 0;
+    return NULL;
+  }
   if (!f->hash) {
     for (uint64_t id = 0; id < f->g.npaths; id++) {
       PPPathCount p = { id, u->rec->counters[f->offset + id] };
@@ -192,6 +197,7 @@ char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
 static bool same_function(const PPFuncView *v, const PPLoadedUnit *u, int fn) {
   const PPTabFunc *a = &v->u->tab.funcs.v[v->fn], *b = &u->tab.funcs.v[fn];
   return !strcmp(a->name, b->name) && a->line == b->line && a->g.npaths == b->g.npaths &&
+         pp_tables_edge_mode(&v->u->tab) == pp_tables_edge_mode(&u->tab) &&
          a->g.edges.n == b->g.edges.n && !strcmp(v->u->tab.files.v[a->file], u->tab.files.v[b->file]);
 }
 
@@ -223,6 +229,17 @@ static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
   v->copies++;
 }
 
+/* Edge mode: adds a copy's edge counts (solved from its chord counters) to v. */
+static void add_edges(PPFuncView *v, const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  size_t m = f->g.edges.n;
+  uint64_t *e = pp_xcalloc(m + 1, sizeof(uint64_t));
+  v->unbalanced |= !pp_flow_edges(f, u->rec->counters, e);
+  if (!v->edges) v->edges = pp_xcalloc(m + 1, sizeof(uint64_t));
+  for (size_t i = 0; i <= m; i++) v->edges[i] = pp_sat_add(v->edges[i], e[i]);
+  free(e);
+}
+
 PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n) {
   VEC(PPFuncView) v = {0};
   for (size_t i = 0; i < l->units.n; i++)
@@ -232,18 +249,19 @@ PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n) {
       PPPathCount *p = pp_function_paths(&l->units.v[i], (int)fn, &np, &ovf);
       for (k = 0; k < v.n && !same_function(&v.v[k], &l->units.v[i], (int)fn); k++) {}
       if (k == v.n) {
-        PPFuncView f = { &l->units.v[i], (int)fn, NULL, 0, 0, 0, 0 };
+        PPFuncView f = { &l->units.v[i], (int)fn, NULL, 0, 0, 0, 0, NULL, false };
         VEC_PUSH(v, f);
       }
       add_copy(&v.v[k], p, np, ovf);
       free(p);
+      if (pp_tables_edge_mode(&l->units.v[i].tab)) add_edges(&v.v[k], &l->units.v[i], (int)fn);
     }
   *n = v.n;
   return v.v;
 }
 
 void pp_program_free(PPFuncView *v, size_t n) {
-  for (size_t i = 0; i < n; i++) free(v[i].paths);
+  for (size_t i = 0; i < n; i++) { free(v[i].paths); free(v[i].edges); }
   free(v);
 }
 
@@ -352,6 +370,11 @@ int pp_cmd_report(int argc, char **argv) {
       printf("!! %s: %zu path counts reached 2^32-1 in 32-bit counters (pathcc --counter-bits=32): they are lower "
              "bounds\n", l.units.v[i].tab.source, sat);
   }
+  size_t edge_fns = 0;
+  for (size_t i = 0; i < nv; i++) edge_fns += v[i].edges != NULL;
+  if (edge_fns)
+    printf("%zu function%s profiled in edge mode count%s no paths: pathprof coverage shows their edge, block and "
+           "line counts\n", edge_fns, edge_fns > 1 ? "s" : "", edge_fns > 1 ? "" : "s");
   print_hottest(v, nv, only, top);
   /* the busiest functions, each with its hottest paths */
   VEC(const PPFuncView *) busy = {0};

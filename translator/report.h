@@ -38,6 +38,8 @@ typedef struct {
   size_t n;
   uint64_t total, overflow;  /* path executions; path ends with an out-of-range register */
   int copies;                /* units it was compiled into */
+  uint64_t *edges;           /* edge mode: per edge of the tables' graph, then the calls (NULL in path mode) */
+  bool unbalanced;           /* edge mode: the counters did not satisfy flow conservation */
 } PPFuncView;
 
 PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n);

@@ -58,22 +58,28 @@ static char *set_r(Gen *g, uint64_t val) {
 /* One count on array slot idx (an index expression without side effects, so naming it twice
    is safe) as the update policy says: 64-bit counters increment (plainly, atomically, or in the
    thread's shard), 32-bit ones saturate at 2^32-1 without a branch (single updates only). */
-static char *bump(const Gen *g, const char *idx) {
+static char *step(const Gen *g, const char *idx, bool down) {
   const PPLayout *l = g->lay;
   char *c = l->relocatable ? pp_xasprintf("%s.counters", g->u) : pp_xstrdup("__pathprof_c"), *s;
+  const char *op = down ? "--" : "++";
+  assert(!down || l->counter_bits != 32);  /* edge mode, the only one counting down, keeps 64 bits */
   switch (l->counting) {
-  case PP_COUNT_GNU_ATOMIC: s = pp_xasprintf("__atomic_fetch_add(&%s[%s], 1, 0 /* __ATOMIC_RELAXED */)", c, idx); break;
-  case PP_COUNT_C11_ATOMIC: s = pp_xasprintf("++*(_Atomic unsigned long long *)&%s[%s]", c, idx); break;
+  case PP_COUNT_GNU_ATOMIC:
+    s = pp_xasprintf("__atomic_fetch_%s(&%s[%s], 1, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx);
+    break;
+  case PP_COUNT_C11_ATOMIC: s = pp_xasprintf("%s*(_Atomic unsigned long long *)&%s[%s]", op, c, idx); break;
   case PP_COUNT_SHARD:
-    s = pp_xasprintf("(__pathprof_t ? __pathprof_t : __pathprof_shard(&%s, &__pathprof_t))[%s]++", g->u, idx);
+    s = pp_xasprintf("(__pathprof_t ? __pathprof_t : __pathprof_shard(&%s, &__pathprof_t))[%s]%s", g->u, idx, op);
     break;
   default:
     s = l->counter_bits == 32 ? pp_xasprintf("%s[%s] += %s[%s] != 0xffffffffU", c, idx, c, idx)
-                              : pp_xasprintf("%s[%s]++", c, idx);
+                              : pp_xasprintf("%s[%s]%s", c, idx, op);
   }
   free(c);
   return s;
 }
+
+static char *bump(const Gen *g, const char *idx) { return step(g, idx, false); }
 
 /* The counter update where a path ends with id R + add (a constant if R is known 0). Array
    indices are bounds-checked so no value of R writes outside the function's slots. */
@@ -137,15 +143,30 @@ static uint64_t *case_heads(Gen *g) {
   uint64_t *h = pp_xcalloc(gr->blocks.n, sizeof(uint64_t));
   for (size_t i = 0; i < gr->edges.n; i++) {
     const PPEdge *e = &gr->edges.v[i];
-    if (e->dispatch && !e->dead && g->f->sites.v[e->site].kind == SK_STMT) h[e->dst] = e->inc;
+    if (e->dispatch && !e->dead && g->f->sites.v[e->site].kind == SK_STMT)
+      h[e->dst] = g->lay->edge ? (uint64_t)(e->slot + 1) : e->inc;
   }
   return h;
+}
+
+/* Edge mode: a chord's counter increment; comp (slot + 1 of the dispatch chord whose counter
+   sits after the colon of the label this edge enters, 0 none) is taken back first, because that
+   increment runs for every way into the label. */
+static char *edge_counter(Gen *g, const PPEdge *e, uint64_t comp) {
+  uint64_t off = g->lay->offset;
+  char *di = pp_xasprintf("%" PRIu64, off + comp - 1), *ii = pp_xasprintf("%" PRIu64, off + (uint64_t)e->slot);
+  char *dec = comp ? step(g, di, true) : NULL, *inc = e->slot >= 0 ? bump(g, ii) : NULL;
+  free(di); free(ii);
+  if (!dec || !inc) return dec ? dec : inc;
+  char *both = pp_xasprintf("%s, %s", dec, inc);
+  free(dec); free(inc);
+  return both;
 }
 
 /* What an edge runs: its code, the trace of a headless block it enters, the trace of a return. */
 static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
   const PPGraph *gr = &g->f->g;
-  char *code = edge_code(g, e, comp);
+  char *code = g->lay->edge ? edge_counter(g, e, comp) : edge_code(g, e, comp);
   if (code) VEC_PUSH(*out, code);
   if (g->lay->trace && gr->blocks.v[e->dst].headless)
     VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_block(&%s, %d, %d)", g->u, g->lay->fn, e->dst));
@@ -175,6 +196,11 @@ static void plan_pieces(Gen *g) {
   int *follow = siteless_exits(gr);
   piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
         pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u), true);
+  if (g->lay->edge && g->lay->entry_slot >= 0) {
+    char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + (uint64_t)g->lay->entry_slot);
+    piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_EDGE, bump(g, idx), false);
+    free(idx);
+  }
   for (size_t b = 0; g->lay->trace && b < gr->blocks.n; b++)
     if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0)
       piece(g, gr->blocks.v[b].head, ARM_PRE, P_TRACE,
@@ -188,6 +214,7 @@ static void plan_pieces(Gen *g) {
     for (int x = follow[e->dst]; x >= 0; x = follow[gr->edges.v[x].dst])
       edge_own(g, &gr->edges.v[x], heads[gr->edges.v[x].dst], &run);
     for (size_t k = 0; k < run.n; k++) piece(g, e->site, e->arm < 0 ? ARM_PRE : e->arm, P_EDGE, run.v[k], false);
+    if (g->lay->probe && run.n) g->lay->probe[i] = true;
     VEC_FREE(run);
   }
   free(heads);
@@ -242,9 +269,12 @@ static bool before_case(const char *text, size_t len, unsigned off) {
    precede it; a line marker after it restores the line numbering. */
 static unsigned above_pragmas(const char *text, unsigned off, char **marker) {
   unsigned at = off, top = off;
+  /* a statement under a pragma may start at the pragma itself (libclang's attributed statement) */
+  bool self = !strncmp(text + off, "#pragma", 7) || !strncmp(text + off, "# pragma", 8);
   *marker = NULL;
   while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) at--;
   if (at > 0 && text[at - 1] != '\n') return off;            /* something precedes on this line */
+  if (self) top = at;
   while (at > 0) {                                            /* walk up blank, marker, pragma lines */
     unsigned prev = at - 1;
     while (prev > 0 && text[prev - 1] != '\n') prev--;
@@ -256,7 +286,7 @@ static unsigned above_pragmas(const char *text, unsigned off, char **marker) {
     if (pragma) top = prev;
     at = prev;
   }
-  if (top == off) return off;
+  if (top == off && !self) return off;
   /* the presumed position of line `top`: the last line marker before it, plus lines since */
   unsigned m = top, lines = 0;
   while (m > 0) {

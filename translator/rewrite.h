@@ -19,6 +19,9 @@ typedef struct {
   const char *ext;   /* "__extension__ " for GNU compilers, else "" */
   int counting;      /* how an array counter is bumped: PP_COUNT_* */
   bool relocatable;  /* counters through __pathprof_u.counters (continuous mode may map them) */
+  bool edge;         /* edge mode: chords count into their slots (offset + slot), no register */
+  int entry_slot;    /* edge mode: the slot counting entries (the virtual exit->entry chord), or -1 */
+  bool *probe;       /* out, one per edge: code runs when the edge is taken (NULL: not wanted) */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;

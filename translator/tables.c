@@ -32,12 +32,17 @@ static json_t *block_json(const PPBlock *b) {
 }
 
 static json_t *edge_json(const PPEdge *e) {
-  return json_pack("{s:i, s:i, s:s, s:o, s:o, s:b}", "src", e->src, "dst", e->dst,
-                   "kind", pp_edge_kind_name(e->kind), "value", u64_str(e->val), "inc", i64_str(e->inc),
-                   "chord", e->chord);
+  json_t *o = json_pack("{s:i, s:i, s:s, s:o, s:o, s:b}", "src", e->src, "dst", e->dst,
+                        "kind", pp_edge_kind_name(e->kind), "value", u64_str(e->val), "inc", i64_str(e->inc),
+                        "chord", e->chord);
+  if (e->slot >= 0) json_object_set_new(o, "counter", json_integer(e->slot));
+  if (e->probe) json_object_set_new(o, "probe", json_true());
+  return o;
 }
 
-static json_t *func_json(const PPTabFunc *f) {
+bool pp_tables_edge_mode(const PPTables *t) { return t->mode && !strcmp(t->mode, "edge"); }
+
+static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
   json_t *blocks = json_array(), *edges = json_array();
   for (size_t i = 0; i < f->g.blocks.n; i++) json_array_append_new(blocks, block_json(&f->g.blocks.v[i]));
   for (size_t i = 0; i < f->g.edges.n; i++)
@@ -48,6 +53,12 @@ static json_t *func_json(const PPTabFunc *f) {
                         "register", f->wide ? "unsigned long long" : "unsigned long",
                         "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
   if (!f->hash) json_object_set_new(o, "offset", u64_str(f->offset));
+  if (edge_mode) {  /* the virtual exit->entry edge counts among the edges */
+    json_object_set_new(o, "counters", json_integer(f->counters));
+    json_object_set_new(o, "edges_instrumented", json_integer(f->counters));
+    json_object_set_new(o, "edges_total", json_integer(f->cfg_edges + 1));
+    if (f->entry_slot >= 0) json_object_set_new(o, "entry_counter", json_integer(f->entry_slot));
+  }
   return o;
 }
 
@@ -66,7 +77,7 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
   snprintf(sum, sizeof sum, "%016" PRIx64, t->checksum);
   json_t *files = json_array(), *funcs = json_array(), *skipped = json_array();
   for (size_t i = 0; i < t->files.n; i++) json_array_append_new(files, json_string(t->files.v[i]));
-  for (size_t i = 0; i < t->funcs.n; i++) json_array_append_new(funcs, func_json(&t->funcs.v[i]));
+  for (size_t i = 0; i < t->funcs.n; i++) json_array_append_new(funcs, func_json(&t->funcs.v[i], pp_tables_edge_mode(t)));
   for (size_t i = 0; i < t->skipped.n; i++)
     json_array_append_new(skipped, json_pack("{s:s, s:i, s:i, s:s}", "name", t->skipped.v[i].name,
                           "file", t->skipped.v[i].file, "line", (int)t->skipped.v[i].line, "reason", t->skipped.v[i].why));
@@ -150,6 +161,10 @@ static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals) {
     int id = pp_graph_add_edge(g, src, dst, (PPEdgeKind)kind);
     if (get_u64(e, "value", &vals[id]) || get_i64(e, "inc", &g->edges.v[id].inc)) return -1;
     g->edges.v[id].chord = json_is_true(json_object_get(e, "chord"));
+    json_t *slot = json_object_get(e, "counter");
+    if (slot && (!json_is_integer(slot) || json_integer_value(slot) < 0)) return -1;
+    g->edges.v[id].slot = slot ? (int)json_integer_value(slot) : -1;
+    g->edges.v[id].probe = json_is_true(json_object_get(e, "probe"));
     if (kind == EK_BACK) g->blocks.v[dst].header = true;
   }
   return 0;
@@ -169,6 +184,10 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
   f->probes = (int)json_integer_value(json_object_get(o, "probes"));
   f->cfg_edges = (int)json_integer_value(json_object_get(o, "cfg_edges"));
   if (!f->hash && get_u64(o, "offset", &f->offset)) return -1;
+  json_t *entry = json_object_get(o, "entry_counter");
+  f->counters = (int)json_integer_value(json_object_get(o, "counters"));
+  f->entry_slot = entry ? (int)json_integer_value(entry) : -1;
+  if (f->counters < 0 || f->entry_slot >= f->counters || (entry && f->entry_slot < 0)) return -1;
   pp_graph_init(&f->g);
   if (f->file < 0 || f->file >= nfiles || read_blocks(&f->g, json_object_get(o, "blocks"), nfiles)) return -1;
   uint64_t *vals = pp_xcalloc(json_array_size(edges) + 1, sizeof(uint64_t));
@@ -181,8 +200,10 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
     free(order);
   }
   if (!rc && pp_number_paths(&f->g) != paths) rc = -1;
-  for (size_t i = 0; !rc && i < f->g.edges.n; i++)
+  for (size_t i = 0; !rc && i < f->g.edges.n; i++) {
     if (pp_edge_in_dag(&f->g.edges.v[i]) && f->g.edges.v[i].val != vals[i]) rc = -1;
+    if (f->g.edges.v[i].slot >= f->counters) rc = -1;
+  }
   free(vals);
   return rc;
 }

@@ -13,7 +13,10 @@ typedef struct {
   bool wide;            /* register type is unsigned long long */
   int probes;           /* sites that execute probe code */
   int cfg_edges;        /* live CFG edges (back and cut included) */
+  int counters;         /* edge mode: counter slots from offset (chords, the entry one included) */
+  int entry_slot;       /* edge mode: slot counting entries (virtual exit->entry chord), or -1 */
 } PPTabFunc;
+
 
 typedef struct { char *name; int file; unsigned line; char *why; bool quiet; } PPTabSkip;
 
@@ -32,6 +35,8 @@ typedef struct {
   VEC(PPTabSkip) skipped;
 } PPTables;
 
+/* Edge-mode tables: counters on spanning-tree chords instead of path counts. */
+bool pp_tables_edge_mode(const PPTables *t);
 int pp_tables_write(const PPTables *t, const char *path, char **err);
 /* Reads and checks a tables file: the graphs are renumbered with the rewriter's own code and
    must give the stored values, so a damaged or foreign file is refused. */

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Edge mode: every sample, regress case and some gen.py programs built with --mode=edge and --mode=path
+# (both --trace): same behaviour as plain, edge counts equal between the modes and equal to the block
+# trace's (regress/oracle.py --edges); the untraced edge build, its probes placed by the path run's
+# profile (--placement-profile), counts the same; the share of edges instrumented.
+# EDGE_SEEDS picks the gen.py seeds (default 1..8).
+top=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${E2E_DIR:-}" ]; then
+  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/edge.XXXXXX") || exit 1
+  export E2E_DIR
+  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
+  rc=$(cat "$E2E_DIR/status")
+  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
+  exit "$rc"
+fi
+out=$E2E_DIR
+CC=${E2E_CC:-gcc}
+if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
+  echo "not ok edge: bin/pathcc or bin/pathprof missing (run make)"
+  exit 0
+fi
+run=""
+command -v timeout >/dev/null 2>&1 && run="timeout 20"
+
+# known NAME: the functions of program NAME listed in edge_known.txt, one a line
+known() {
+  sed -n "s/^$1 \([A-Za-z_0-9]*\):.*/\1/p" "$top/regress/e2e/edge_known.txt"
+}
+
+# same_edges A B NAME: the edge counts of two coverage JSON files, function by function (by file, name,
+# line), leaving out the functions edge_known.txt lists for program NAME
+same_edges() {
+  python3 - "$1" "$2" $(known "$3") <<'PY'
+import json, sys
+def load(p):
+    out = {}
+    for f in json.load(open(p))["files"]:
+        for fn in f["functions"]:
+            if fn["name"] not in sys.argv[3:]:
+                out[(f["file"], fn["name"], fn["line"])] = [(e["src"], e["dst"], e["kind"], e["count"]) for e in fn["edge_counts"]]
+    return out
+a, b = load(sys.argv[1]), load(sys.argv[2])
+bad = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+if bad:
+    k = bad[0]
+    x = dict(((s, d, kd), c) for s, d, kd, c in a.get(k, []))
+    y = dict(((s, d, kd), c) for s, d, kd, c in b.get(k, []))
+    e = [e for e in sorted(set(x) | set(y)) if x.get(e) != y.get(e)]
+    print("%d function(s) differ, e.g. %s:%d edge %s: %s vs %s" % (len(bad), k[1], k[2], e[0] if e else "?",
+          x.get(e[0]) if e else "?", y.get(e[0]) if e else "?"))
+    sys.exit(1)
+PY
+}
+
+# one NAME FLAGS SRC...: plain, path --trace, edge --trace and edge builds, runs and comparisons
+one() {
+  name=$1 flags=$2; shift 2
+  d="$out/$name"
+  mkdir -p "$d/path" "$d/edge" "$d/fast"
+  if ! $CC $flags -o "$d/plain" "$@" -lm >"$d/plain.build" 2>&1; then
+    echo "not ok edge-build $name: plain $CC failed: $(head -1 "$d/plain.build")"; return
+  fi
+  (cd "$d" && $run ./plain >plain.out 2>&1; echo $? >>plain.out)
+  for m in path edge fast; do
+    mode=$m trace=--trace
+    [ $m = fast ] && mode=edge trace=--placement-profile="$d/path/prof.out"  # the path run's counts place its probes
+    if ! (cd "$d/$m" && "$top/bin/pathcc" $trace --mode=$mode "$CC" $flags -o prog "$@" -lm) >"$d/$m/build.log" 2>&1; then
+      echo "not ok edge-build $name: pathcc --mode=$mode failed: $(head -1 "$d/$m/build.log")"; return
+    fi
+    (cd "$d/$m" && PATHPROF_FILE=prof.out PATHPROF_TRACE=trace.txt $run ./prog >prog.out 2>&1; echo $? >>prog.out)
+    if ! cmp -s "$d/plain.out" "$d/$m/prog.out"; then
+      echo "not ok edge-semantics $name: $m build's output or status differs (diff $d/plain.out $d/$m/prog.out)"; return
+    fi
+    if ! "$top/bin/pathprof" coverage --format json -o "$d/$m/cov.json" "$d/$m/prof.out" 2>"$d/$m/cov.err"; then
+      echo "not ok edge-coverage $name: pathprof coverage ($m) failed: $(head -1 "$d/$m/cov.err")"; return
+    fi
+  done
+  echo "ok edge-semantics $name"
+  if grep -q 'regress: timing-dependent' "$@"; then
+    echo "skip edge-vs-path $name: counts depend on timing, two runs cannot be compared"
+  elif why=$(same_edges "$d/path/cov.json" "$d/edge/cov.json" "$name"); then echo "ok edge-vs-path $name"
+  else echo "not ok edge-vs-path $name: path mode vs edge mode: $why"; fi
+  if grep -q 'regress: timing-dependent' "$@"; then :
+  elif why=$(same_edges "$d/edge/cov.json" "$d/fast/cov.json" "$name"); then echo "ok edge-notrace $name"
+  else echo "not ok edge-notrace $name: traced vs untraced edge build: $why"; fi
+  python3 "$top/regress/oracle.py" --name "edge-$name" --trace "$d/edge/trace.txt" --edges "$d/edge/cov.json" \
+    $(known "$name" | sed 's/^/--except /') "$d"/edge/*.pp.json
+  for t in "$d"/fast/*.pp.json; do cat "$t"; echo; done >>"$out/all-tables.json"
+  rm -f "$d"/*/trace.txt "$d"/*/prog "$d/plain"
+}
+
+: >"$out/all-tables.json"
+for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
+  one "$(basename "$src" .c)" "-std=gnu11 -O0" "$src"
+done
+one demo "-std=c99 -O2" "$top"/samples/demo/*.c
+for seed in ${EDGE_SEEDS:-$(seq 1 8)}; do
+  python3 "$top/regress/gen.py" "$seed" "$out/gen$seed.c" || { echo "not ok edge gen$seed: gen.py failed"; continue; }
+  one "gen$seed" "-std=c99 -O2" "$out/gen$seed.c"
+done
+
+# every chord has a counter, and fewer counters than edges: the share instrumented
+python3 - "$out/all-tables.json" <<'PY'
+import json, sys
+inst = total = funcs = 0
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if not line:
+        continue
+    t = json.loads(line)
+    assert t["mode"] == "edge", t["mode"]
+    for f in t["functions"]:
+        funcs += 1
+        slots = sorted([e["counter"] for e in f["edges"] if "counter" in e] + ([f["entry_counter"]] if "entry_counter" in f else []))
+        if slots != list(range(f["counters"])) or f["edges_instrumented"] != f["counters"]:
+            print("not ok edge-tables: %s: counter slots %s, counters %d" % (f["name"], slots, f["counters"]))
+            sys.exit(0)
+        inst += f["edges_instrumented"]
+        total += f["edges_total"]
+print("# edge mode: %d of %d edges instrumented (%.1f%%, the virtual exit->entry edge counted) in %d functions"
+      % (inst, total, 100.0 * inst / total, funcs))
+print("ok edge-tables" if 0 < inst < total else "not ok edge-tables: %d of %d edges instrumented" % (inst, total))
+PY

@@ -1,0 +1,109 @@
+/* Edge mode: every edge's count from the chord counters, by flow conservation. */
+#include "flow.h"
+#include <assert.h>
+#include <stdlib.h>
+
+/* Edges that carry flow in the circulation: live CFG edges (the tables hold live edges only). */
+static bool counted(const PPEdge *e) { return e->kind == EK_NORMAL || e->kind == EK_EXIT || e->kind == EK_BACK || e->kind == EK_CUT; }
+
+typedef struct {
+  const PPTabFunc *f;
+  int m;              /* edges; index m is the virtual exit->entry edge */
+  int64_t *cnt;
+  bool *known;
+  int *unknown;       /* per block: incident edges still unknown */
+  int *start, *inc;   /* per block: its incident flow edges, inc[start[v] .. start[v + 1]) */
+} Flow;
+
+static int src_of(const Flow *w, int i) { return i == w->m ? PP_EXIT : w->f->g.edges.v[i].src; }
+static int dst_of(const Flow *w, int i) { return i == w->m ? PP_ENTRY : w->f->g.edges.v[i].dst; }
+static bool in_flow(const Flow *w, int i) { return i == w->m || counted(&w->f->g.edges.v[i]); }
+
+/* Incidence lists of the flow edges (self-loops left out: they never balance anything). */
+static void incidence(Flow *w, int n) {
+  w->start = pp_xcalloc((size_t)n + 2, sizeof(int));
+  w->inc = pp_xmalloc(sizeof(int) * (2 * (size_t)w->m + 2));
+  for (int pass = 0; pass < 2; pass++) {
+    int *fill = pp_xcalloc((size_t)n + 1, sizeof(int));
+    for (int i = 0; i <= w->m; i++) {
+      if (!in_flow(w, i) || src_of(w, i) == dst_of(w, i)) continue;
+      int ends[2] = { src_of(w, i), dst_of(w, i) };
+      for (int k = 0; k < 2; k++) {
+        if (pass == 0) w->start[ends[k] + 1]++;
+        else w->inc[w->start[ends[k]] + fill[ends[k]]++] = i;
+      }
+    }
+    free(fill);
+    if (pass == 0)
+      for (int v = 0; v < n; v++) w->start[v + 1] += w->start[v];
+  }
+}
+
+/* Solves the one unknown edge at block v from in-flow = out-flow; false if it comes out negative. */
+static bool solve_at(Flow *w, int v, int *solved) {
+  int64_t balance = 0;  /* known in-flow minus known out-flow */
+  int which = -1;
+  for (int k = w->start[v]; k < w->start[v + 1]; k++) {
+    int i = w->inc[k];
+    if (!w->known[i]) { which = i; continue; }
+    balance += dst_of(w, i) == v ? w->cnt[i] : -w->cnt[i];
+  }
+  assert(which >= 0);
+  int64_t c = dst_of(w, which) == v ? -balance : balance;
+  bool ok = c >= 0;
+  w->cnt[which] = ok ? c : 0;
+  w->known[which] = true;
+  w->unknown[src_of(w, which)]--;
+  w->unknown[dst_of(w, which)]--;
+  *solved = which;
+  return ok;
+}
+
+bool pp_flow_edges(const PPTabFunc *f, const unsigned long long *counters, uint64_t *edges) {
+  const PPGraph *g = &f->g;
+  int m = (int)g->edges.n, n = (int)g->blocks.n, *queue = pp_xmalloc(sizeof(int) * ((size_t)n + 1)), qn = 0;
+  Flow w = { f, m, pp_xcalloc((size_t)m + 1, sizeof(int64_t)), pp_xcalloc((size_t)m + 1, sizeof(bool)),
+             pp_xcalloc((size_t)n, sizeof(int)), NULL, NULL };
+  bool ok = true;
+  incidence(&w, n);
+  for (int i = 0; i <= m; i++) {
+    if (!in_flow(&w, i)) continue;
+    int slot = i == m ? f->entry_slot : g->edges.v[i].slot;
+    if (slot >= 0) {
+      unsigned long long c = counters[f->offset + (uint64_t)slot];
+      w.cnt[i] = c > INT64_MAX ? INT64_MAX : (int64_t)c;
+      w.known[i] = true;
+    } else if (src_of(&w, i) != dst_of(&w, i)) {
+      w.unknown[src_of(&w, i)]++;
+      w.unknown[dst_of(&w, i)]++;
+    }
+  }
+  /* the unknown edges form a tree: peel its leaves */
+  for (int v = 0; v < n; v++)
+    if (w.unknown[v] == 1) queue[qn++] = v;
+  for (int q = 0; q < qn; q++) {
+    int v = queue[q], e;
+    if (w.unknown[v] != 1) continue;
+    ok &= solve_at(&w, v, &e);
+    int other = src_of(&w, e) == v ? dst_of(&w, e) : src_of(&w, e);
+    if (w.unknown[other] == 1) queue[qn++] = other;  /* each block enters once: its count only falls */
+    assert(qn <= n);
+  }
+  for (int i = 0; i <= m; i++) {
+    ok &= !in_flow(&w, i) || w.known[i];
+    edges[i] = w.known[i] ? (uint64_t)w.cnt[i] : 0;
+  }
+  /* dummies carry the back and cut edges they stand for */
+  for (int i = 0; i < m; i++) {
+    const PPEdge *e = &g->edges.v[i];
+    if (e->kind != EK_DUMMY_ENTRY && e->kind != EK_DUMMY_EXIT) continue;
+    edges[i] = 0;
+    for (int j = 0; j < m; j++) {
+      const PPEdge *b = &g->edges.v[j];
+      if (b->kind != EK_BACK && b->kind != EK_CUT) continue;
+      if (e->kind == EK_DUMMY_ENTRY ? b->dst == e->dst : b->src == e->src) edges[i] = pp_sat_add(edges[i], edges[j]);
+    }
+  }
+  free(w.cnt); free(w.known); free(w.unknown); free(w.start); free(w.inc); free(queue);
+  return ok;
+}
