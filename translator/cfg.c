@@ -486,8 +486,8 @@ static void item(Builder *b, CXCursor c) {
   add_lines(b, c);
   if (b->conditions) expr_flow(b, c);
   if (!ends) return;
-  if (b->cur == start) leave_to(b, s, -1, PP_EXIT, EK_EXIT);
-  else add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  b->g->edges.v[e].exit = PP_EXIT_NORETURN;
   b->cur = new_block(b);
 }
 
@@ -692,13 +692,18 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
 /* A return whose value holds decisions ends its path after them: the exit edge gets no site
    of its own and its count rides on the arms that lead to it. */
 static void return_stmt(Builder *b, CXCursor c, Kids k) {
-  if (!b->conditions || !k.n || !has_decisions(b, k.v[0])) { jump(b, c, PP_EXIT, EK_EXIT); return; }
+  if (!b->conditions || !k.n || !has_decisions(b, k.v[0])) {
+    int e = jump(b, c, PP_EXIT, EK_EXIT);  /* adding the edge may move the array */
+    b->g->edges.v[e].exit = PP_EXIT_RETURN;
+    return;
+  }
   int s = stmt_site(b, start_of(c), SIDE_OPEN), start = b->cur;
   set_head(b, s);
   add_lines(b, c);
   expr_flow(b, k.v[0]);
-  if (b->cur == start) leave_to(b, s, -1, PP_EXIT, EK_EXIT);  /* nothing was split after all */
-  else add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  /* nothing split after all: the statement's own site; else the arms before it carry the code */
+  int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  b->g->edges.v[e].exit = PP_EXIT_RETURN;
   b->cur = new_block(b);
 }
 
@@ -920,7 +925,8 @@ static void body(Builder *b, CXCursor body) {
   leave_to(b, es, -1, first, EK_NORMAL);
   b->cur = first;
   for (; i < k.n; i++) stmt(b, k.v[i]);
-  leave_to(b, stmt_site(b, end_of(body) - 1, SIDE_CLOSE), -1, PP_EXIT, EK_EXIT);
+  int e = leave_to(b, stmt_site(b, end_of(body) - 1, SIDE_CLOSE), -1, PP_EXIT, EK_EXIT);
+  b->g->edges.v[e].exit = PP_EXIT_FALL;
   VEC_FREE(k);
 }
 
@@ -933,6 +939,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
+  f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);
   f->end_line = presumed(&b, clang_getRangeEnd(r), NULL);
   Kids k = kids(fn);
   CXCursor bd = k.n ? k.v[k.n - 1] : clang_getNullCursor();

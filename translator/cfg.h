@@ -31,6 +31,7 @@ typedef struct {
   char *name;
   int file;                /* index into the unit's file list */
   unsigned line, end_line;
+  unsigned name_line;      /* the line of the function's name */
   PPGraph g;
   VEC(PPSite) sites;
   VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */

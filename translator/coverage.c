@@ -441,8 +441,10 @@ typedef struct {
 
 static bool is_case_label(const char *l) { return l && (!strncmp(l, "case", 4) || !strcmp(l, "default")); }
 
-/* The line of the function's name at or after its first line (the return type may come first). */
+/* The line of the function's name: as the tables record it, else found at or after its first line
+   (the return type may come first). */
 static unsigned name_line(const PPCovFile *src, const PPTabFunc *f) {
+  if (f->name_line >= f->line && f->name_line <= f->end_line) return f->name_line;  /* recorded by pathcc */
   size_t n = strlen(f->name);
   for (unsigned ln = f->line; src->src && ln <= f->end_line && ln <= src->nsrc && ln < f->line + 20; ln++) {
     char *t = code_of(src, ln);

@@ -173,13 +173,14 @@ static bool loops(Est *s) {
 /* ---- branch probabilities ---- */
 
 /* Facts of the straight-line code from block v on: v, then while there is one way on and the
-   next block has no other way in. *leaves: an exit edge leaves it. */
+   next block has no other way in. *leaves: an exit edge leaves v itself (a return right there,
+   not one at the end of a long straight run, which both sides of most branches reach). */
 static PPFacts region(const Est *s, int v, bool *leaves) {
   PPFacts f = s->g->blocks.v[v].facts;
   *leaves = false;
   for (int steps = 0; steps < REGION; steps++) {
     int outs = s->ostart[v + 1] - s->ostart[v];
-    OUT_FOR(s, v, k) *leaves |= s->g->edges.v[s->oadj[k]].kind == EK_EXIT;
+    OUT_FOR(s, v, k) *leaves |= steps == 0 && s->g->edges.v[s->oadj[k]].kind == EK_EXIT;
     if (outs != 1) break;
     int w = s->g->edges.v[s->oadj[s->ostart[v]]].dst;
     if (w == PP_EXIT || s->istart[w + 1] - s->istart[w] != 1 || s->g->edges.v[s->oadj[s->ostart[v]]].kind == EK_BACK) break;
@@ -187,7 +188,6 @@ static PPFacts region(const Est *s, int v, bool *leaves) {
     const PPFacts *x = &s->g->blocks.v[v].facts;
     f.calls |= x->calls;
     f.stores |= x->stores;
-    f.returns |= x->returns;
     for (int i = 0; i < x->nuses && f.nuses < PP_FACT_VARS; i++) f.uses[f.nuses++] = x->uses[i];
   }
   return f;

@@ -16,9 +16,13 @@ typedef enum {
   EK_DUMMY_EXIT   /* source of back/cut edges -> exit */
 } PPEdgeKind;
 
+/* How an exit edge leaves the function (the tables' "exit" key). */
+typedef enum { PP_EXIT_NONE, PP_EXIT_RETURN, PP_EXIT_FALL, PP_EXIT_NORETURN } PPExitKind;
+
 typedef struct {
   int src, dst;
   PPEdgeKind kind;
+  PPExitKind exit;  /* exit edges: a return statement, falling off the end, a call that never returns */
   bool dead;      /* leaves an unreachable block: never executes, gets no code */
   bool dispatch;  /* switch dispatch edge: its code sits at the case label */
   bool no_site;   /* no place for code: kept on the spanning tree, path ends ride on in-edges */

@@ -27,7 +27,8 @@ static const char css[] =
   "ol.paths li{cursor:pointer;margin:1px 0}ol.paths li.sel{background:#bdf}ol.paths a{color:inherit;text-decoration:none}"
   "g.edge.sel path{stroke:#06c!important;stroke-width:5px!important}g.edge.sel polygon{stroke:#06c;fill:#06c}"
   "li.edge.sel{background:#bdf}.cfg{overflow:auto;max-height:80vh;border:1px solid #ddd}"
-  "section{margin-bottom:1.5em}h2{font-size:1.1em;border-bottom:1px solid #ccc}";
+  "section{margin-bottom:1.5em}h2{font-size:1.1em;border-bottom:1px solid #ccc}"
+  "#cfg,#source{display:inline-block;vertical-align:top;max-width:49%;margin-right:1%}";
 
 /* Selecting a path: #path=ID in the URL (so a headless browser's --dump-dom shows the choice) or a click. */
 static const char script[] =
@@ -41,18 +42,6 @@ static const char script[] =
 
 /* ---- small writers ---- */
 
-static void esc(FILE *o, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '&': fputs("&amp;", o); break;
-    case '<': fputs("&lt;", o); break;
-    case '>': fputs("&gt;", o); break;
-    case '"': fputs("&quot;", o); break;
-    default: fputc(*s, o);
-    }
-  }
-}
-
 static const char *base(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
@@ -62,7 +51,7 @@ static const char *fname(const PPCovFile *f) { return f->path ? f->path : f->nam
 
 static void head(FILE *o, const char *title, bool js) {
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", o);
-  esc(o, title);
+  pp_fputs_xml(o, title);
   fprintf(o, "</title><style>%s</style>%s%s%s</head>\n<body>\n", css, js ? "<script>" : "", js ? script : "", js ? "</script>" : "");
 }
 
@@ -83,13 +72,23 @@ static void sum_cells(FILE *o, const PPCovSum *s) {
   cell(o, s->paths_hit, s->paths);
 }
 
+/* A function's lines, blocks, edges, branches and paths cells. */
+static void func_cells(FILE *o, const PPCovFunc *fn) {
+  cell(o, fn->lines_hit, fn->lines_total);
+  cell(o, fn->blocks_hit, fn->blocks_total);
+  cell(o, fn->edges_hit, fn->edges_total);
+  cell(o, fn->branches_hit, fn->branches_total);
+  if (fn->view->edges) fputs("<td>edge mode</td>", o);
+  else cell(o, fn->paths_executed, fn->f->g.npaths);
+}
+
 /* ---- the index ---- */
 
 static void index_page(FILE *o, const PPCoverage *c, const char *profile) {
   PPCovSum all = {0};
   head(o, "pathprof coverage", false);
   fputs("<h1>pathprof coverage</h1>\n<p>Profile <code>", o);
-  esc(o, profile);
+  pp_fputs_xml(o, profile);
   fprintf(o, "</code>: %zu files, %zu functions.</p>\n<section><h2>Files</h2><table id=\"files\">\n<tr><th class=\"name\">file</th>"
           "<th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th></tr>\n",
           c->files.n, c->funcs.n);
@@ -98,7 +97,7 @@ static void index_page(FILE *o, const PPCoverage *c, const char *profile) {
     pp_coverage_sum_file(c, &c->files.v[i], &s);
     pp_coverage_sum_add(&all, &s);
     fprintf(o, "<tr class=\"file\"><td class=\"name\"><a href=\"s%zu.html\">", i);
-    esc(o, fname(&c->files.v[i]));
+    pp_fputs_xml(o, fname(&c->files.v[i]));
     fputs("</a></td>", o);
     sum_cells(o, &s);
     fputs("</tr>\n", o);
@@ -112,14 +111,9 @@ static void index_page(FILE *o, const PPCoverage *c, const char *profile) {
       int fi = c->files.v[i].funcs.v[k];
       const PPCovFunc *fn = &c->funcs.v[fi];
       fprintf(o, "<tr class=\"function\"><td class=\"name\"><a href=\"f%d.html\">", fi);
-      esc(o, fn->f->name);
+      pp_fputs_xml(o, fn->f->name);
       fprintf(o, "</a></td><td class=\"name\">%s:%u</td><td>%" PRIu64 "</td>", base(fname(&c->files.v[i])), fn->f->line, fn->calls);
-      cell(o, fn->lines_hit, fn->lines_total);
-      cell(o, fn->blocks_hit, fn->blocks_total);
-      cell(o, fn->edges_hit, fn->edges_total);
-      cell(o, fn->branches_hit, fn->branches_total);
-      if (fn->view->edges) fputs("<td>edge mode</td>", o);
-      else cell(o, fn->paths_executed, fn->f->g.npaths);
+      func_cells(o, fn);
       fputs("</tr>\n", o);
     }
   fputs("</table></section>\n</body></html>\n", o);
@@ -143,7 +137,7 @@ static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsign
       const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
       if (fn->f->line == ln) fprintf(o, "<a name=\"fn%d\" href=\"f%d.html\">&#9654;</a> ", f->funcs.v[k], f->funcs.v[k]);
     }
-    if (f->src && ln <= f->nsrc) esc(o, f->src[ln]);
+    if (f->src && ln <= f->nsrc) pp_fputs_xml(o, f->src[ln]);
     fputs("</td></tr>\n", o);
   }
   fputs("</table>\n", o);
@@ -155,7 +149,7 @@ static void file_page(FILE *o, const PPCoverage *c, size_t i) {
   pp_coverage_sum_file(c, f, &s);
   head(o, base(fname(f)), false);
   fputs("<p><a href=\"index.html\">index</a></p>\n<h1>", o);
-  esc(o, fname(f));
+  pp_fputs_xml(o, fname(f));
   fputs("</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th></tr><tr>", o);
   sum_cells(o, &s);
   fputs("</tr></table>\n", o);
@@ -212,12 +206,7 @@ static void sec_summary(FILE *o, const FnPage *p) {
   fputs("<section id=\"summary\"><table><tr><th>calls</th><th>lines</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th>"
         "</tr><tr>", o);
   fprintf(o, "<td>%" PRIu64 "</td>", fn->calls);
-  cell(o, fn->lines_hit, fn->lines_total);
-  cell(o, fn->blocks_hit, fn->blocks_total);
-  cell(o, fn->edges_hit, fn->edges_total);
-  cell(o, fn->branches_hit, fn->branches_total);
-  if (fn->view->edges) fputs("<td>edge mode</td>", o);
-  else cell(o, fn->paths_executed, fn->f->g.npaths);
+  func_cells(o, fn);
   fputs("</tr></table></section>\n", o);
 }
 
@@ -234,7 +223,7 @@ static void sec_paths(FILE *o, const FnPage *p) {
     fprintf(o, "<li class=\"path\" id=\"p%" PRIu64 "\" data-lines=\"%s\" data-edges=\"%s\"><a href=\"#path=%" PRIu64 "\">"
             "<b>%" PRIu64 "</b> (%.1f%%) #%" PRIu64 ": ", v->paths[i].id, lines.s, edges.s, v->paths[i].id, v->paths[i].count,
             v->total ? 100.0 * (double)v->paths[i].count / (double)v->total : 0.0, v->paths[i].id);
-    esc(o, text);
+    pp_fputs_xml(o, text);
     fputs("</a></li>\n", o);
     free(text); free(edges.s); free(lines.s);
   }
@@ -303,9 +292,9 @@ static void cfg_list(FILE *o, const FnPage *p, const char *why) {
     if (!cfg_kind(e) || !g->blocks.v[e->src].live) continue;
     char *a = block_label(p, e->src), *b = block_label(p, e->dst);
     fprintf(o, "<li class=\"edge\" id=\"e%zu\">", i);
-    esc(o, a);
+    pp_fputs_xml(o, a);
     fputs(" &rarr; ", o);
-    esc(o, b);
+    pp_fputs_xml(o, b);
     fprintf(o, " (%s): %" PRIu64 "</li>\n", pp_edge_kind_name(e->kind), p->fn->edges[i]);
     free(a); free(b);
   }
@@ -370,9 +359,9 @@ static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) 
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };
   head(o, p.fn->f->name, true);
   fprintf(o, "<p><a href=\"index.html\">index</a> &middot; <a href=\"s%d.html#fn%d\">", p.fn->file, i);
-  esc(o, base(fname(p.file)));
+  pp_fputs_xml(o, base(fname(p.file)));
   fputs("</a></p>\n<h1>", o);
-  esc(o, p.fn->f->name);
+  pp_fputs_xml(o, p.fn->f->name);
   fprintf(o, " <small>(%s:%u-%u)</small></h1>\n", base(fname(p.file)), p.fn->f->line, p.fn->f->end_line);
   for (size_t k = 0; k < sizeof fn_sections / sizeof *fn_sections; k++) fn_sections[k](o, &p);
   fputs("</body></html>\n", o);

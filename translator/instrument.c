@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char unit_struct[] =
 #include "prelude.inc"
@@ -103,6 +104,7 @@ static void plan(Unit *u, PPFunc *f) {
     t.file = f->file;
     t.line = f->line;
     t.end_line = f->end_line;
+    t.name_line = f->name_line;
     t.entry_slot = -1;
     for (size_t i = 0; i < f->g.edges.n; i++) {
       const PPEdge *e = &f->g.edges.v[i];
@@ -352,6 +354,8 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
   u.tab.mode = pp_xstrdup(mode_name(o->mode));
+  char cwd[4096];
+  u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
   u.tab.conditions = o->conditions;
   u.tab.continuous = o->continuous;
   u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic" : "single";

@@ -221,18 +221,6 @@ static void out_lcov(FILE *o, const PPCoverage *c) {
 
 /* ---- Cobertura XML (coverage-04.dtd) ---- */
 
-static void xml_text(FILE *o, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '&': fputs("&amp;", o); break;
-    case '<': fputs("&lt;", o); break;
-    case '>': fputs("&gt;", o); break;
-    case '"': fputs("&quot;", o); break;
-    default: fputc(*s, o);
-    }
-  }
-}
-
 /* The decisions on line ln of file f: outcomes taken and outcomes in all. */
 static void line_branches(const PPCovFile *f, unsigned ln, unsigned *taken, unsigned *total) {
   *taken = *total = 0;
@@ -273,7 +261,7 @@ static void out_cobertura(FILE *o, const PPCoverage *c) {
     }
     fputs("  <package name=\"", o);
     char *dir = pp_xasprintf("%.*s", (int)dl, n);
-    xml_text(o, *dir ? dir : ".");
+    pp_fputs_xml(o, *dir ? dir : ".");
     free(dir);
     fprintf(o, "\" line-rate=\"%.4f\" branch-rate=\"%.4f\" complexity=\"0\">\n   <classes>\n", rate(ps.lines_hit, ps.lines),
             rate(ps.br_hit, ps.br));
@@ -283,15 +271,15 @@ static void out_cobertura(FILE *o, const PPCoverage *c) {
       pp_coverage_sum_file(c, f, &s);
       const char *path = fname(f);
       fputs("    <class name=\"", o);
-      xml_text(o, slash ? strrchr(path, '/') + 1 : path);
+      pp_fputs_xml(o, slash ? strrchr(path, '/') + 1 : path);
       fputs("\" filename=\"", o);
-      xml_text(o, path[0] == '/' ? path + 1 : path);
+      pp_fputs_xml(o, path[0] == '/' ? path + 1 : path);
       fprintf(o, "\" line-rate=\"%.4f\" branch-rate=\"%.4f\" complexity=\"0\">\n     <methods>\n", rate(s.lines_hit, s.lines),
               rate(s.br_hit, s.br));
       for (size_t m = 0; m < f->funcs.n; m++) {
         const PPCovFunc *fn = &c->funcs.v[f->funcs.v[m]];
         fputs("      <method name=\"", o);
-        xml_text(o, fn->f->name);
+        pp_fputs_xml(o, fn->f->name);
         fprintf(o, "\" signature=\"\" line-rate=\"%.4f\" branch-rate=\"%.4f\" complexity=\"0\">\n       <lines>\n",
                 rate(fn->lines_hit, fn->lines_total), rate(fn->branches_hit, fn->branches_total));
         for (unsigned ln = fn->f->line; ln <= fn->f->end_line && ln <= f->nlines; ln++)

@@ -447,10 +447,13 @@ static void dump_tables(const PPTables *t) {
            f->g.npaths, f->hash ? "hash" : "array");
     if (!f->hash) printf(" at %" PRIu64, f->offset);
     printf(", %d probes on %d edges\n", f->probes, f->cfg_edges);
+    if (f->entry_slot >= 0) printf("  entries counted in counter %" PRIu64 "\n", f->offset + (uint64_t)f->entry_slot);
     for (size_t e = 0; e < f->g.edges.n; e++) {
       const PPEdge *x = &f->g.edges.v[e];
-      printf("  %d -> %d %-11s val %" PRIu64 " inc %" PRId64 "%s\n", x->src, x->dst, pp_edge_kind_name(x->kind), x->val,
+      printf("  %d -> %d %-11s val %" PRIu64 " inc %" PRId64 "%s", x->src, x->dst, pp_edge_kind_name(x->kind), x->val,
              (int64_t)x->inc, x->chord ? " chord" : "");
+      if (x->slot >= 0) printf(" counter %" PRIu64, f->offset + (uint64_t)x->slot);
+      printf("\n");
     }
   }
   for (size_t i = 0; i < t->skipped.n; i++) printf("skipped %s (line %u): %s\n", t->skipped.v[i].name, t->skipped.v[i].line, t->skipped.v[i].why);

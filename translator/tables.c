@@ -37,6 +37,9 @@ static json_t *edge_json(const PPEdge *e) {
                         "chord", e->chord);
   if (e->slot >= 0) json_object_set_new(o, "counter", json_integer(e->slot));
   if (e->probe) json_object_set_new(o, "probe", json_true());
+  if (e->dispatch) json_object_set_new(o, "dispatch", json_true());
+  static const char *const exits[] = { NULL, "return", "fall", "noreturn" };
+  if (e->kind == EK_EXIT && exits[e->exit]) json_object_set_new(o, "exit", json_string(exits[e->exit]));
   return o;
 }
 
@@ -53,6 +56,7 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
                         "register", f->wide ? "unsigned long long" : "unsigned long",
                         "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
   if (!f->hash) json_object_set_new(o, "offset", u64_str(f->offset));
+  if (f->name_line) json_object_set_new(o, "name_line", json_integer(f->name_line));
   if (edge_mode) {  /* the virtual exit->entry edge counts among the edges */
     json_object_set_new(o, "counters", json_integer(f->counters));
     json_object_set_new(o, "edges_instrumented", json_integer(f->counters));
@@ -90,6 +94,7 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
   json_object_set_new(root, "counter_bits", json_integer(t->counter_bits == 32 ? 32 : 64));
   if (t->update) json_object_set_new(root, "update", json_string(t->update));
   if (t->continuous) json_object_set_new(root, "continuous", json_true());
+  if (t->cwd) json_object_set_new(root, "cwd", json_string(t->cwd));
   char *dg = digest(funcs);
   json_object_set_new(root, "digest", json_string(dg));
   free(dg);
@@ -165,6 +170,10 @@ static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals) {
     if (slot && (!json_is_integer(slot) || json_integer_value(slot) < 0)) return -1;
     g->edges.v[id].slot = slot ? (int)json_integer_value(slot) : -1;
     g->edges.v[id].probe = json_is_true(json_object_get(e, "probe"));
+    g->edges.v[id].dispatch = json_is_true(json_object_get(e, "dispatch"));
+    const char *ex = json_string_value(json_object_get(e, "exit"));
+    g->edges.v[id].exit = !ex ? PP_EXIT_NONE : !strcmp(ex, "return") ? PP_EXIT_RETURN : !strcmp(ex, "fall") ? PP_EXIT_FALL :
+                          !strcmp(ex, "noreturn") ? PP_EXIT_NORETURN : PP_EXIT_NONE;
     if (kind == EK_BACK) g->blocks.v[dst].header = true;
   }
   return 0;
@@ -180,6 +189,7 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
   f->file = (int)json_integer_value(json_object_get(o, "file"));
   f->line = (unsigned)json_integer_value(json_object_get(o, "line"));
   f->end_line = (unsigned)json_integer_value(json_object_get(o, "end_line"));
+  f->name_line = (unsigned)json_integer_value(json_object_get(o, "name_line"));
   f->hash = !strcmp(str_or(o, "counter", ""), "hash");
   f->probes = (int)json_integer_value(json_object_get(o, "probes"));
   f->cfg_edges = (int)json_integer_value(json_object_get(o, "cfg_edges"));
@@ -238,6 +248,7 @@ static int tables_from_json(json_t *root, const char *path, PPTables *t, char **
   t->checksum = strtoull(sum, NULL, 16);
   t->source = pp_xstrdup(str_or(root, "source", "?"));
   t->mode = pp_xstrdup(str_or(root, "mode", "path"));
+  t->cwd = json_string_value(json_object_get(root, "cwd")) ? pp_xstrdup(str_or(root, "cwd", "")) : NULL;
   t->conditions = !strcmp(str_or(root, "decisions", "statements"), "conditions");
   get_u64(root, "ncounters", &t->ncounters);
   get_u64(root, "array_limit", &t->array_limit);
@@ -296,6 +307,6 @@ void pp_tables_free(PPTables *t) {
   for (size_t i = 0; i < t->funcs.n; i++) { free(t->funcs.v[i].name); pp_graph_free(&t->funcs.v[i].g); }
   for (size_t i = 0; i < t->skipped.n; i++) { free(t->skipped.v[i].name); free(t->skipped.v[i].why); }
   VEC_FREE(t->files); VEC_FREE(t->funcs); VEC_FREE(t->skipped);
-  free(t->source); free(t->mode);
+  free(t->source); free(t->mode); free(t->cwd);
   memset(t, 0, sizeof *t);
 }

@@ -7,6 +7,7 @@ typedef struct {
   char *name;
   int file;
   unsigned line, end_line;
+  unsigned name_line;   /* the line of the function's name (0: tables from before it was recorded) */
   PPGraph g;            /* numbered and placed DAG */
   bool hash;            /* counts in the hash table instead of an array */
   uint64_t offset;      /* array mode: first counter slot */
@@ -23,6 +24,7 @@ typedef struct { char *name; int file; unsigned line; char *why; bool quiet; } P
 typedef struct {
   uint64_t checksum;
   char *source, *mode;
+  char *cwd;            /* the compiler's working directory (relative file names start there), or NULL */
   bool conditions;      /* &&, || and ?: were decisions of their own */
   bool continuous;      /* built with --continuous (relocatable counters) */
   const char *update;   /* the counter update policy ("single", "atomic", "prefer-atomic"); NULL: single */

@@ -105,3 +105,15 @@ char *pp_read_file(const char *path, size_t *len) {
   if (len) *len = b.n;
   return pp_str_take(&b);
 }
+
+void pp_fputs_xml(FILE *o, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '&': fputs("&amp;", o); break;
+    case '<': fputs("&lt;", o); break;
+    case '>': fputs("&gt;", o); break;
+    case '"': fputs("&quot;", o); break;
+    default: fputc(*s, o);
+    }
+  }
+}

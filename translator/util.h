@@ -29,6 +29,9 @@ void pp_str_addn(PPStr *b, const char *s, size_t n);
 void pp_str_addf(PPStr *b, const char *fmt, ...);
 char *pp_str_take(PPStr *b);
 
+/* Writes s with &, <, > and " escaped for XML and HTML. */
+void pp_fputs_xml(FILE *o, const char *s);
+
 /* FNV-1a 64, continued from h (start with PP_FNV_BASIS). */
 #define PP_FNV_BASIS 0xcbf29ce484222325ULL
 uint64_t pp_fnv1a(uint64_t h, const void *p, size_t n);
