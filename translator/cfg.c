@@ -207,12 +207,33 @@ static void note_decision(Builder *b, CXCursor e) {
   VEC_FREE(k);
 }
 
+static bool runs_here(CXCursor e);
+
+/* A declaration that executes nothing: every variable static or extern, or without an
+   initializer or a variable length (no expression under it). */
+static bool inert(CXCursor c) {
+  if (kind(c) != CXCursor_DeclStmt) return false;
+  Kids k = kids(c);
+  bool yes = true;
+  for (size_t i = 0; i < k.n && yes; i++) {
+    if (kind(k.v[i]) != CXCursor_VarDecl) continue;  /* typedefs, struct tags: nothing runs */
+    if (!runs_here(k.v[i])) continue;
+    Kids v = kids(k.v[i]);
+    for (size_t j = 0; j < v.n && yes; j++) yes = !clang_isExpression(kind(v.v[j]));
+    VEC_FREE(v);
+  }
+  VEC_FREE(k);
+  return yes;
+}
+
 static void add_lines(Builder *b, CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   int file;
   unsigned first = presumed(b, clang_getRangeStart(r), &file);
   unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
   pp_block_add_lines(b->g, b->cur, file, first, last);
+  PPStmt st = { file, first, last < first ? first : last, inert(c) };
+  VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
   note_facts(b, c);
 }
 

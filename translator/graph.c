@@ -12,6 +12,7 @@ void pp_graph_init(PPGraph *g) {
 void pp_graph_free(PPGraph *g) {
   for (size_t i = 0; i < g->blocks.n; i++) {
     VEC_FREE(g->blocks.v[i].lines);
+    VEC_FREE(g->blocks.v[i].stmts);
     free(g->blocks.v[i].label);
   }
   VEC_FREE(g->blocks);

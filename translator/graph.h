@@ -57,8 +57,12 @@ typedef struct {
   int nuses;
 } PPFacts;
 
+/* One statement or expression of a block as written, unmerged. */
+typedef struct { int file; unsigned first, last; bool inert; /* a declaration that executes nothing */ } PPStmt;
+
 typedef struct {
   VEC(PPLines) lines;   /* source lines of the statements in this block */
+  VEC(PPStmt) stmts;    /* the statements themselves, in order, one range each */
   bool live;            /* reachable from the entry */
   bool header;          /* target of a back edge */
   bool headless;        /* inside an expression: no position of its own, observed on its in-edges */

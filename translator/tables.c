@@ -27,6 +27,13 @@ static json_t *block_json(const PPBlock *b) {
   for (size_t i = 0; i < b->lines.n; i++)
     json_array_append_new(lines, json_pack("[iii]", b->lines.v[i].file, (int)b->lines.v[i].first, (int)b->lines.v[i].last));
   json_t *o = json_pack("{s:o, s:b}", "lines", lines, "live", b->live);
+  if (b->stmts.n) {
+    json_t *stmts = json_array();
+    for (size_t i = 0; i < b->stmts.n; i++)
+      json_array_append_new(stmts, json_pack("[iiib]", b->stmts.v[i].file, (int)b->stmts.v[i].first, (int)b->stmts.v[i].last,
+                                             b->stmts.v[i].inert));
+    json_object_set_new(o, "stmts", stmts);
+  }
   if (b->label) json_object_set_new(o, "label", json_string(b->label));
   return o;
 }
@@ -144,6 +151,12 @@ static int read_blocks(PPGraph *g, json_t *blocks, int nfiles) {
     g->blocks.v[id].live = json_is_true(json_object_get(b, "live"));
     const char *label = json_string_value(json_object_get(b, "label"));
     if (label) g->blocks.v[id].label = pp_xstrdup(label);
+    json_array_foreach(json_object_get(b, "stmts"), j, l) {
+      PPStmt st = { (int)json_integer_value(json_array_get(l, 0)), (unsigned)json_integer_value(json_array_get(l, 1)),
+                    (unsigned)json_integer_value(json_array_get(l, 2)), json_is_true(json_array_get(l, 3)) };
+      if (st.file < 0 || st.file >= nfiles) return -1;
+      VEC_PUSH(g->blocks.v[id].stmts, st);
+    }
     json_array_foreach(lines, j, l) {
       int file = (int)json_integer_value(json_array_get(l, 0));
       if (file < 0 || file >= nfiles) return -1;

@@ -228,9 +228,10 @@ if PATHCC_FLAGS=--counter-bits=32 make -C "$fw" B=build32 run TIMEOUT=60 >run32.
   grep -o '"counter_bits":[0-9]*' "$b32"/arm/*.pp.json | sort -u >bits32.txt
   why="$(cat bits32.txt | tr '\n' ' ')"; check "32-bit build: every unit's tables say counter_bits 32" \
     sh -c "[ \"\$(cut -d: -f3 bits32.txt | sort -u)\" = 32 ]"
-  # the checksums differ from the 64-bit build's (the width is part of the unit); the counts may not
-  for p in fw-uart host; do "$pp" dump --decode "$b32/$p.prof" 2>&1 | cut -d' ' -f1,3- >"$p-32.cut"; done
-  cut -d' ' -f1,3- host.dec >host-64.cut
+  # the checksums differ from the 64-bit build's (the width is part of the unit); the counts may not.
+  # Units are listed by checksum, so without it their order is arbitrary: compare sorted lines.
+  for p in fw-uart host; do "$pp" dump --decode "$b32/$p.prof" 2>&1 | cut -d' ' -f1,3- | sort >"$p-32.cut"; done
+  cut -d' ' -f1,3- host.dec | sort >host-64.cut
   why="$(diff host-64.cut fw-uart-32.cut | head -3 | tr '\n' ' ')"; check "32-bit counters: target via UART == 64-bit host counts" cmp -s host-64.cut fw-uart-32.cut
   why="$(diff host-64.cut host-32.cut | head -3 | tr '\n' ' ')"; check "32-bit counters: host build == 64-bit counts" cmp -s host-64.cut host-32.cut
   if "$pp" size "$b/fw-uart.elf" >size64.out 2>&1 && "$pp" size "$b32/fw-uart.elf" >size32.out 2>&1; then
