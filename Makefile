@@ -14,7 +14,7 @@ JSON_LIBS    = -ljansson
 MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c translator/flow.c \
           translator/tables.c translator/util.c rt/profile.c
 REWRITE = translator/cfg.c translator/estimate.c translator/profweights.c translator/rewrite.c translator/execcalls.c translator/instrument.c
-RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c
+RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c rt/osp.c rt/osp_posix.c
 
 MODEL_O   = $(MODEL:%.c=build/%.o)
 REWRITE_O = $(REWRITE:%.c=build/%.o)
@@ -40,7 +40,7 @@ bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
 
 bin/pathprof: build/translator/pathprof.o build/translator/report.o build/translator/coverage.o \
-              build/translator/outputs.o build/translator/html.o build/translator/profcmds.o $(MODEL_O)
+              build/translator/outputs.o build/translator/html.o build/translator/profcmds.o build/translator/hotsub.o $(MODEL_O)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) -lm
 
@@ -55,7 +55,7 @@ UNIT_TESTS = $(patsubst regress/unit/%.c,build/test/%,$(wildcard regress/unit/te
 
 build/test/%: regress/unit/%.c $(MODEL_O) $(REWRITE_O) $(filter-out build/rt-pic/rt/profile.o,$(RT_O))
 	@mkdir -p build/test
-	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
+	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS) -lm
 
 tests: all $(UNIT_TESTS)
 
@@ -110,7 +110,7 @@ bin/pathprof: build/translator/importlog.o build/translator/size.o
 CROSS   ?= arm-none-eabi-
 RT_ARCH ?= -mcpu=cortex-m3 -mthumb
 RT_NAME ?= cortex-m3
-RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c
+RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/osp.c
 RT_FS_CFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Werror -ffreestanding -nostdlib -Os \
                -ffunction-sections -fdata-sections
 RT_FS_DIR    = build/freestanding/$(RT_NAME)

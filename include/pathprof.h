@@ -57,6 +57,61 @@ int pathprof_semihost_write(const char *path);
 /* rt/semihost.c: ends the program under the debugger or QEMU with the given exit status. */
 void pathprof_semihost_exit(int status);
 
+/* ---- Online subpath profiling (pathcc --mode=osp; rt/osp.c; doc/formats.md section 2, OSPH) ----
+   An osp build samples subpaths (runs of 2, 4, ... 2^max_log consecutive block entries, across
+   calls and returns) and keeps them as a hot list of (subpath, count) pairs in a fixed memory
+   bound, raising the sampling period whenever the list is full (Gibbons-Matias concise samples).
+   `pathprof hot-subpaths SNAPSHOT` reports the hottest with estimated counts and error bounds. */
+
+/* Distributions of subpath lengths. */
+#define PATHPROF_OSP_GEOMETRIC 0u /* P(2^n) = 2^-n; the longest length also takes the rest */
+#define PATHPROF_OSP_UNIFORM 1u   /* every length 2^1..2^max_log alike */
+#define PATHPROF_OSP_LONG 2u      /* geometric mirrored: the longest most likely */
+
+/* Sampling parameters; 0 in a field means its default. */
+struct pathprof_osp_config {
+  unsigned long memory;    /* bytes the hot list may use, at least 1024 and at most the build's
+                              PATHPROF_OSP_MEMORY (default 32768) */
+  unsigned long rate;      /* mean distance in block entries between sample starts, below 2^24
+                              (default 128); it doubles at each resampling */
+  unsigned long long seed; /* the generator's seed (default a fixed constant) */
+  unsigned lengths;        /* PATHPROF_OSP_GEOMETRIC (default), _UNIFORM or _LONG */
+  unsigned max_log;        /* longest subpath 2^max_log blocks, at most PATHPROF_OSP_MAXLOG (5) */
+};
+
+/* Empties the hot list and sets its parameters (c == 0: all defaults). The POSIX back end calls
+   it once from the environment (README: PATHPROF_OSP_*). Returns 0, or -1 for a value out of
+   range (nothing changes). */
+int pathprof_osp_configure(const struct pathprof_osp_config *c);
+
+/* Streams a snapshot of the hot list (a profile with an OSPH record) through fn in pieces of at
+   most 256 bytes; may be called at any time from any thread, but not from a signal handler (the
+   list is locked while fn runs). Returns 0, or -1 if fn failed. */
+int pathprof_osp_snapshot(pathprof_write_fn fn, void *ctx);
+
+/* Async-signal-safe: asks for a snapshot to be written at this thread's next block entry (the
+   POSIX back end writes it to the snapshot file; SIGUSR1 calls this). */
+void pathprof_osp_request(void);
+
+/* POSIX back end only: writes a snapshot to path now, replacing the file (0: $PATHPROF_OSP_FILE,
+   else "pathprof.osp"; "%p" is the pid). Returns 0, or -1 after one line on stderr. */
+int pathprof_osp_write_file(const char *path);
+
+/* The hot list's figures. */
+struct pathprof_osp_stats {
+  unsigned long long rate;      /* current mean gap between sample starts */
+  unsigned long long samples;   /* samples counted into the list */
+  unsigned long long started;   /* samples started */
+  unsigned long long dropped;   /* samples lost (overlaps beyond the per-thread limit, ids out
+                                   of range, rate at its maximum) */
+  unsigned long long resamples; /* times the rate was doubled */
+  unsigned long memory;         /* the bound M in bytes */
+  unsigned long used, peak;     /* bytes in use now, at most ever; never above capacity */
+  unsigned long capacity;       /* bytes the list's layout reserves, at most M */
+  unsigned long entries;        /* distinct subpaths in the list */
+};
+void pathprof_osp_stats(struct pathprof_osp_stats *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -380,15 +380,8 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
   }
 }
 
-/* The dump's state: a small chunk buffer, the running FNV-1a and the sink. */
-struct out {
-  pathprof_write_fn fn;
-  void *ctx;
-  unsigned long fnv_lo, fnv_hi; /* the running FNV-1a 64 as two 32-bit halves */
-  unsigned long n;
-  int failed;
-  unsigned char buf[CHUNK];
-};
+/* The dump's state (struct __pathprof_out, core.h): chunk buffer, running FNV-1a, sink. */
+#define out __pathprof_out
 
 /* Starts a dump into fn. */
 static void out_init(struct out *o, pathprof_write_fn fn, void *ctx)
@@ -535,6 +528,53 @@ int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long n
   return o.failed ? -1 : 0;
 }
 
+/* Starts a profile stream: the header (doc/formats.md section 2). */
+void __pathprof_out_begin(struct __pathprof_out *o, pathprof_write_fn fn, void *ctx)
+{
+  const char *magic = "PATHPROF";
+  int i;
+
+  out_init(o, fn, ctx);
+  for (i = 0; i < 8; i++)
+    put_byte(o, (unsigned char)magic[i]);
+  put_u32(o, 1);
+  put_u32(o, 0);
+}
+
+/* Appends a little-endian 32-bit integer to a profile stream. */
+void __pathprof_out_u32(struct __pathprof_out *o, unsigned long v)
+{
+  put_u32(o, v);
+}
+
+/* Appends a little-endian 64-bit integer to a profile stream. */
+void __pathprof_out_u64(struct __pathprof_out *o, unsigned long long v)
+{
+  put_u64(o, v);
+}
+
+/* Appends u's unit record with all its used hash entries. */
+void __pathprof_out_unit(struct __pathprof_out *o, const struct __pathprof_unit *u)
+{
+  put_unit(o, u, used_entries(u));
+}
+
+/* Ends a profile stream: the trailer naming nunits unit records, then the last chunk.
+   Returns 0, or -1 if the sink failed at any point. */
+int __pathprof_out_end(struct __pathprof_out *o, unsigned long nunits)
+{
+  unsigned long lo, hi;
+
+  put_u32(o, END_TAG);
+  put_u32(o, nunits);
+  lo = o->fnv_lo; /* the checksum covers every byte before it: read it before writing it */
+  hi = o->fnv_hi;
+  put_u32(o, lo);
+  put_u32(o, hi);
+  flush(o);
+  return o->failed ? -1 : 0;
+}
+
 /* Streams the profile of all registered units through fn in chunks of at most 256 bytes. */
 int pathprof_dump(pathprof_write_fn fn, void *ctx)
 {
@@ -549,29 +589,16 @@ int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct
 {
   struct out o;
   struct __pathprof_unit *u;
-  unsigned long nunits = 0, lo, hi;
-  const char *magic = "PATHPROF";
-  int i;
+  unsigned long nunits = 0;
 
   if (!fn)
     return -1;
-  out_init(&o, fn, ctx);
-  for (i = 0; i < 8; i++)
-    put_byte(&o, (unsigned char)magic[i]);
-  put_u32(&o, 1);
-  put_u32(&o, 0);
+  __pathprof_out_begin(&o, fn, ctx);
   for (u = __pathprof_first(); u && !o.failed; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
     put_unit(&o, u, used_entries(u));
     nunits++;
   }
-  put_u32(&o, END_TAG);
-  put_u32(&o, nunits);
-  lo = o.fnv_lo; /* the checksum covers every byte before it: read it before writing it */
-  hi = o.fnv_hi;
-  put_u32(&o, lo);
-  put_u32(&o, hi);
-  flush(&o);
-  return o.failed ? -1 : 0;
+  return __pathprof_out_end(&o, nunits);
 }

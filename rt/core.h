@@ -51,4 +51,38 @@ unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned l
 int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long nhash,
                            pathprof_write_fn fn, void *ctx);
 
+/* ---- Online subpath profiling (rt/osp.c) ----
+   Defined by every back end: the first sampled block entry calls init once (POSIX: read
+   PATHPROF_OSP_*, write the snapshot at exit, on SIGUSR1 and every N seconds); request is called
+   at a block entry after pathprof_osp_request() (POSIX: write the snapshot file). */
+void __pathprof_osp_backend_init(void);
+void __pathprof_osp_backend_request(void);
+
+/* POSIX back end (rt/posix.c): the file named by environment variable var, "%p" the pid and "%%"
+   a percent sign, or dflt when var is unset or empty; malloc'ed, 0 when out of memory. */
+char *__pathprof_env_path(const char *var, const char *dflt);
+/* POSIX back end: writes profile p to path, replacing it (straight through for a device or
+   pipe, else aside and renamed). Returns 0, or -1 with err saying why. */
+struct pp_profile;
+int __pathprof_replace(const char *path, const struct pp_profile *p, char *err, unsigned long errlen);
+
+/* ---- Profile streams, for back ends that write records of their own (rt/osp.c) ----
+   A stream is the header, records, and the trailer with the FNV-1a of every byte before it. */
+#ifndef PATHPROF_CHUNK
+#define PATHPROF_CHUNK 256
+#endif
+struct __pathprof_out {
+  pathprof_write_fn fn;
+  void *ctx;
+  unsigned long fnv_lo, fnv_hi; /* the running FNV-1a 64 as two 32-bit halves */
+  unsigned long n;
+  int failed;
+  unsigned char buf[PATHPROF_CHUNK];
+};
+void __pathprof_out_begin(struct __pathprof_out *o, pathprof_write_fn fn, void *ctx);
+void __pathprof_out_u32(struct __pathprof_out *o, unsigned long v);
+void __pathprof_out_u64(struct __pathprof_out *o, unsigned long long v);
+void __pathprof_out_unit(struct __pathprof_out *o, const struct __pathprof_unit *u);
+int __pathprof_out_end(struct __pathprof_out *o, unsigned long nunits);
+
 #endif

@@ -47,3 +47,14 @@ void __pathprof_trace_leave(struct __pathprof_unit *u, unsigned long fn)
   (void)u;
   (void)fn;
 }
+
+/* Online subpath profiling needs no setup here: the program configures it with
+   pathprof_osp_configure (or keeps the defaults) and dumps with pathprof_osp_snapshot. */
+void __pathprof_osp_backend_init(void)
+{
+}
+
+/* A requested snapshot has nowhere to go on a bare target: the program dumps it itself. */
+void __pathprof_osp_backend_request(void)
+{
+}

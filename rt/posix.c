@@ -235,15 +235,16 @@ static const char *pattern_piece(const char *s, char *buf, size_t len, size_t *u
   return "%";
 }
 
-/* The profile file name: $PATHPROF_FILE (default "pathprof.out") with its pattern expanded. */
-static char *profile_path(void)
+/* The file named by $var (dflt when unset or empty) with its pattern expanded (malloc'ed; 0
+   when out of memory). */
+char *__pathprof_env_path(const char *var, const char *dflt)
 {
-  const char *s = getenv("PATHPROF_FILE"), *piece;
+  const char *s = getenv(var), *piece;
   char buf[300], *out = 0, *grown;
   size_t n = 0, used, k;
 
   if (!s || !*s)
-    s = "pathprof.out";
+    s = dflt;
   for (; *s; s += used) {
     if (*s == '%') {
       piece = pattern_piece(s, buf, sizeof buf, &used);
@@ -266,6 +267,12 @@ static char *profile_path(void)
   if (out)
     out[n] = 0;
   return out;
+}
+
+/* The profile file name: $PATHPROF_FILE (default "pathprof.out") with its pattern expanded. */
+static char *profile_path(void)
+{
+  return __pathprof_env_path("PATHPROF_FILE", "pathprof.out");
 }
 
 /* Whether $PATHPROF_FILE asks for continuous mode ("%c"). */
@@ -378,8 +385,8 @@ static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, cha
   size_t i;
   int rc;
 
-  p->nunits = 0;
-  p->units = 0;
+  memset(p, 0, sizeof *p);
+  memset(&view, 0, sizeof view);
   view.nunits = ss->n;
   view.units = malloc((ss->n ? ss->n : 1) * sizeof *view.units);
   if (!view.units) {
@@ -475,7 +482,7 @@ static int open_locked(const char *path, char *err, size_t errlen)
    unchanged. */
 static int merge_locked(const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
-  struct pp_profile old = {0, 0};
+  struct pp_profile old = {0, 0, 0};
   struct stat st;
   int fd, rc, empty = 0;
   char **crashes = 0;
@@ -569,6 +576,13 @@ static int write_stream(const char *path, const struct pp_profile *p, char *err,
   if (fd >= 0)
     close(fd);
   return rc;
+}
+
+/* Writes p to path, replacing what it held: straight through when path is a device or pipe,
+   else written aside and renamed. */
+int __pathprof_replace(const char *path, const struct pp_profile *p, char *err, unsigned long errlen)
+{
+  return is_device(path) ? write_stream(path, p, err, errlen) : pp_profile_save(p, path, err, errlen);
 }
 
 /* Continuous mode: each unmapped unit's snapshot is added into its region of the mapped file

@@ -12,6 +12,8 @@
 
 #define UNIT_TAG 0x54494E55UL /* "UNIT" */
 #define END_TAG 0x00444E45UL  /* "END\0" */
+#define OSPH_TAG 0x4850534FUL /* "OSPH" */
+#define OSPH_FIXED 80         /* tag to resamples */
 #define FNV_BASIS 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 #define HEADER_LEN 16
@@ -88,6 +90,48 @@ static void free_unit(struct pp_unitrec *u)
   memset(u, 0, sizeof *u);
 }
 
+/* Frees an OSPH record. */
+static void free_osph(struct pp_osph *o)
+{
+  if (!o)
+    return;
+  free(o->entries);
+  free(o->blocks);
+  free(o);
+}
+
+/* A deep copy of an OSPH record (0 for 0); *bad set when out of memory. */
+static struct pp_osph *copy_osph(const struct pp_osph *o, int *bad)
+{
+  struct pp_osph *c;
+  unsigned long long i, at = 0;
+  if (!o)
+    return 0;
+  c = malloc(sizeof *c);
+  if (c) {
+    *c = *o;
+    c->entries = alloc_array(o->nentries, sizeof *c->entries);
+    c->blocks = alloc_array(o->nblocks, sizeof *c->blocks);
+  }
+  if (!c || !c->entries || !c->blocks) {
+    if (c) {
+      free(c->entries);
+      free(c->blocks);
+    }
+    free(c);
+    *bad = 1;
+    return 0;
+  }
+  if (o->nblocks)
+    memcpy(c->blocks, o->blocks, (size_t)o->nblocks * sizeof *c->blocks);
+  for (i = 0; i < o->nentries; i++) {
+    c->entries[i] = o->entries[i];
+    c->entries[i].blocks = o->entries[i].blocks ? c->blocks + at : 0;
+    at += o->entries[i].blocks ? o->entries[i].len : 0;
+  }
+  return c;
+}
+
 /* Frees everything p owns and leaves it empty. */
 void pp_profile_free(struct pp_profile *p)
 {
@@ -97,8 +141,10 @@ void pp_profile_free(struct pp_profile *p)
   for (i = 0; i < p->nunits; i++)
     free_unit(&p->units[i]);
   free(p->units);
+  free_osph(p->osp);
   p->units = 0;
   p->nunits = 0;
+  p->osp = 0;
 }
 
 /* Orders hash entries by (fn, id) for qsort. */
@@ -313,18 +359,35 @@ static int copy_all(const struct pp_profile *a, const struct pp_profile *b, stru
                     char *err, size_t errlen)
 {
   size_t na = a->nunits, nb = b ? b->nunits : 0, i;
-  struct pp_unitrec *recs = alloc_array((unsigned long long)na + nb, sizeof *recs);
+  struct pp_unitrec *recs;
+  struct pp_osph *osp;
+  int bad = 0;
 
   out->nunits = 0;
   out->units = 0;
-  if (!recs)
+  out->osp = 0;
+  if (a->osp && b && b->osp)
+    return fail(err, errlen, "two OSP snapshots (OSPH records) cannot be merged: each is a random sample "
+                "at its own rate");
+  osp = copy_osph(a->osp ? a->osp : b ? b->osp : 0, &bad);
+  recs = alloc_array((unsigned long long)na + nb, sizeof *recs);
+  if (!recs || bad) {
+    free(recs);
+    free_osph(osp);
     return fail(err, errlen, "out of memory");
+  }
   for (i = 0; i < na + nb; i++)
     if (copy_unit(&recs[i], i < na ? &a->units[i] : &b->units[i - na]) != 0) {
       free_units(recs, i);
+      free_osph(osp);
       return fail(err, errlen, "out of memory");
     }
-  return fold(recs, na + nb, out, err, errlen);
+  if (fold(recs, na + nb, out, err, errlen) != 0) {
+    free_osph(osp);
+    return -1;
+  }
+  out->osp = osp;
+  return 0;
 }
 
 /* Adds from into into; the result is built aside and swapped in, so into is unchanged on error. */
@@ -469,6 +532,110 @@ static int parse_unit(const struct in *in, size_t *pos, struct recs *l)
   return 0;
 }
 
+/* Checks the OSPH fixed part at `at` into o: version, rate, lengths and their weights. */
+static int parse_osph_head(const struct in *in, size_t at, struct pp_osph *o, size_t *pos)
+{
+  unsigned long n, sum = 0, pad;
+  const unsigned char *p = in->b + at;
+  if (in->len - at < OSPH_FIXED + 8)
+    return fail(in->err, in->errlen, "%s: truncated OSPH record at byte %zu", in->fname, at);
+  if (get_u32(p + 4) != 1)
+    return fail(in->err, in->errlen, "%s: unknown OSPH version %lu at byte %zu", in->fname, get_u32(p + 4), at + 4);
+  o->rate = get_u64(p + 8);
+  o->seed = get_u64(p + 16);
+  o->memory = get_u64(p + 24);
+  o->used = get_u64(p + 32);
+  o->peak = get_u64(p + 40);
+  o->started = get_u64(p + 48);
+  o->dropped = get_u64(p + 56);
+  o->resamples = get_u64(p + 64);
+  o->maxlog = get_u32(p + 72);
+  o->lengths = get_u32(p + 76);
+  if (o->rate == 0 || o->maxlog < 1 || o->maxlog > 16 || o->lengths > 2)
+    return fail(in->err, in->errlen, "%s: OSPH record at byte %zu: bad rate, length limit or distribution",
+                in->fname, at);
+  pad = o->maxlog % 2;
+  if ((in->len - at - OSPH_FIXED) / 4 < o->maxlog + pad + 4)
+    return fail(in->err, in->errlen, "%s: truncated OSPH record at byte %zu", in->fname, at);
+  for (n = 1; n <= o->maxlog; n++)
+    sum += o->weight[n] = get_u32(p + OSPH_FIXED + 4 * (n - 1));
+  if (sum != 65536 || (pad && get_u32(p + OSPH_FIXED + 4 * o->maxlog) != 0))
+    return fail(in->err, in->errlen, "%s: OSPH record at byte %zu: length weights do not add up to 65536",
+                in->fname, at);
+  *pos = at + OSPH_FIXED + 4 * (o->maxlog + pad);
+  o->nentries = get_u64(in->b + *pos);
+  o->nblocks = get_u64(in->b + *pos + 8);
+  *pos += 16;
+  return 0;
+}
+
+/* Reads the entries and blocks of an OSPH record; unit fields hold record numbers for now. */
+static int parse_osph_body(const struct in *in, size_t at, struct pp_osph *o, size_t *pos)
+{
+  unsigned long long i, j, total = 0;
+  size_t q = *pos, pad = (size_t)(o->nblocks % 2) * 4;
+  if (o->nentries > (in->len - q) / 24 || o->nblocks > (in->len - q - o->nentries * 24) / 12 ||
+      pad > in->len - q - o->nentries * 24 - o->nblocks * 12)
+    return fail(in->err, in->errlen, "%s: truncated OSPH record at byte %zu", in->fname, at);
+  o->entries = alloc_array(o->nentries, sizeof *o->entries);
+  o->blocks = alloc_array(o->nblocks, sizeof *o->blocks);
+  if (!o->entries || !o->blocks)
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  for (i = 0; i < o->nentries; i++, q += 24) {
+    unsigned long len = get_u32(in->b + q + 16), flags = get_u32(in->b + q + 20);
+    o->entries[i].id = get_u64(in->b + q);
+    o->entries[i].count = get_u64(in->b + q + 8);
+    o->entries[i].len = len;
+    if (len < 2 || len > (1UL << o->maxlog) || (len & (len - 1)) || flags > 1 || o->entries[i].count == 0 ||
+        (flags && len > o->nblocks - total))
+      return fail(in->err, in->errlen, "%s: OSPH entry %llu at byte %zu: bad length, flags or count", in->fname, i, q);
+    o->entries[i].blocks = flags ? o->blocks + total : 0;
+    total += flags ? len : 0;
+  }
+  if (total != o->nblocks)
+    return fail(in->err, in->errlen, "%s: OSPH record at byte %zu: entries hold %llu blocks, not %llu",
+                in->fname, at, total, o->nblocks);
+  for (j = 0; j < o->nblocks; j++, q += 12) {
+    o->blocks[j].unit = get_u32(in->b + q);
+    o->blocks[j].fn = get_u32(in->b + q + 4);
+    o->blocks[j].block = get_u32(in->b + q + 8);
+  }
+  if (pad && get_u32(in->b + q) != 0)
+    return fail(in->err, in->errlen, "%s: nonzero OSPH padding at byte %zu", in->fname, q);
+  *pos = q + pad;
+  return 0;
+}
+
+/* Parses the OSPH record at *pos (at most one per file) into *out. */
+static int parse_osph(const struct in *in, size_t *pos, struct pp_osph **out)
+{
+  size_t at = *pos, q = at;
+  struct pp_osph *o;
+  if (*out)
+    return fail(in->err, in->errlen, "%s: second OSPH record at byte %zu", in->fname, at);
+  o = calloc(1, sizeof *o);
+  if (!o)
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  *out = o;
+  if (parse_osph_head(in, at, o, &q) != 0 || parse_osph_body(in, at, o, &q) != 0)
+    return -1;
+  *pos = q;
+  return 0;
+}
+
+/* Replaces the OSPH blocks' record numbers by the checksums of those unit records. */
+static int resolve_osph(const struct in *in, struct pp_osph *o, const struct recs *l)
+{
+  unsigned long long j;
+  for (j = 0; o && j < o->nblocks; j++) {
+    if (o->blocks[j].unit >= l->n)
+      return fail(in->err, in->errlen, "%s: OSPH block %llu names unit record %llu of %zu", in->fname, j,
+                  o->blocks[j].unit, l->n);
+    o->blocks[j].unit = l->v[o->blocks[j].unit].checksum;
+  }
+  return 0;
+}
+
 /* Checks the trailer at pos: unit count, checksum of all bytes before it, nothing after it. */
 static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
 {
@@ -493,7 +660,7 @@ static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
 }
 
 /* Walks the records after the header up to and including the trailer. */
-static int parse_body(const struct in *in, struct recs *l)
+static int parse_body(const struct in *in, struct recs *l, struct pp_osph **osp)
 {
   size_t pos = HEADER_LEN;
   unsigned long nunits = 0, tag;
@@ -504,6 +671,11 @@ static int parse_body(const struct in *in, struct recs *l)
     tag = get_u32(in->b + pos);
     if (tag == END_TAG)
       return parse_trailer(in, pos, nunits);
+    if (tag == OSPH_TAG) {
+      if (parse_osph(in, &pos, osp) != 0)
+        return -1;
+      continue;
+    }
     if (tag != UNIT_TAG)
       return fail(in->err, in->errlen, "%s: unknown tag 0x%08lx at byte %zu", in->fname, tag, pos);
     if (parse_unit(in, &pos, l) != 0)
@@ -617,6 +789,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
 {
   struct in in;
   struct recs l = {0, 0, 0};
+  struct pp_osph *osp = 0;
   char msg[256];
 
   in.b = buf;
@@ -626,13 +799,18 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.errlen = errlen;
   out->nunits = 0;
   out->units = 0;
+  out->osp = 0;
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
-      : parse_header(&in) != 0 || parse_body(&in, &l) != 0) {
+      : parse_header(&in) != 0 || parse_body(&in, &l, &osp) != 0 || resolve_osph(&in, osp, &l) != 0) {
     free_units(l.v, l.n);
+    free_osph(osp);
     return -1;
   }
-  if (fold(l.v, l.n, out, msg, sizeof msg) != 0)
+  if (fold(l.v, l.n, out, msg, sizeof msg) != 0) {
+    free_osph(osp);
     return fail(err, errlen, "%s: %s", in.fname, msg);
+  }
+  out->osp = osp;
   return 0;
 }
 
@@ -680,6 +858,7 @@ int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *
 
   out->nunits = 0;
   out->units = 0;
+  out->osp = 0;
   if (slurp(fd, &buf, &len) != 0)
     return fail(err, errlen, "%s: cannot read: %s", fname, strerror(errno));
   rc = pp_profile_parse(buf, len, fname, out, err, errlen);
@@ -757,6 +936,7 @@ int pp_profile_read_one(const char *path, struct pp_profile *out, char *err, siz
 
   out->nunits = 0;
   out->units = 0;
+  out->osp = 0;
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -864,6 +1044,50 @@ static void put_unit(struct out *o, const struct pp_unitrec *u)
   }
 }
 
+/* Appends the OSPH record of canonical profile c: blocks name unit records by their position. */
+static int put_osph(struct out *o, const struct pp_profile *c)
+{
+  const struct pp_osph *s = c->osp;
+  unsigned long long i, j;
+  unsigned long n;
+  put_u32(o, OSPH_TAG);
+  put_u32(o, 1);
+  put_u64(o, s->rate);
+  put_u64(o, s->seed);
+  put_u64(o, s->memory);
+  put_u64(o, s->used);
+  put_u64(o, s->peak);
+  put_u64(o, s->started);
+  put_u64(o, s->dropped);
+  put_u64(o, s->resamples);
+  put_u32(o, s->maxlog);
+  put_u32(o, s->lengths);
+  for (n = 1; n <= s->maxlog; n++)
+    put_u32(o, s->weight[n]);
+  if (s->maxlog % 2)
+    put_u32(o, 0);
+  put_u64(o, s->nentries);
+  put_u64(o, s->nblocks);
+  for (i = 0; i < s->nentries; i++) {
+    put_u64(o, s->entries[i].id);
+    put_u64(o, s->entries[i].count);
+    put_u32(o, s->entries[i].len);
+    put_u32(o, s->entries[i].blocks != 0);
+  }
+  for (j = 0; j < s->nblocks; j++) {
+    int found;
+    size_t k = find_unit(c, s->blocks[j].unit, &found);
+    if (!found)
+      return -1;
+    put_u32(o, (unsigned long)k);
+    put_u32(o, s->blocks[j].fn);
+    put_u32(o, s->blocks[j].block);
+  }
+  if (s->nblocks % 2)
+    put_u32(o, 0);
+  return 0;
+}
+
 /* Streams a canonical copy of p through fn in the profile format. */
 int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx)
 {
@@ -883,6 +1107,8 @@ int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx
   put_u32(&o, 0);
   for (i = 0; i < c.nunits && !o.failed; i++)
     put_unit(&o, &c.units[i]);
+  if (c.osp && put_osph(&o, &c) != 0)
+    o.failed = 1;
   put_u32(&o, END_TAG);
   put_u32(&o, (unsigned long)c.nunits);
   put_u64(&o, o.fnv);

@@ -27,12 +27,36 @@ struct pp_unitrec {
   unsigned long long dropped;
 };
 
+/* One block of a sampled subpath (OSPH record): its unit's checksum, function index, block. */
+struct pp_ospblock {
+  unsigned long long unit;
+  unsigned long fn, block;
+};
+
+/* One hot-list entry: subpath id, count in the sample, its blocks (len of them). */
+struct pp_ospent {
+  unsigned long long id, count;
+  unsigned long len;
+  struct pp_ospblock *blocks;       /* points into pp_osph.blocks; 0 when not kept (sampled once) */
+};
+
+/* An online subpath profiling snapshot (doc/formats.md section 2, "OSPH"). */
+struct pp_osph {
+  unsigned long long rate, seed, memory, used, peak, started, dropped, resamples;
+  unsigned long maxlog, lengths;
+  unsigned long weight[17];         /* weight[n], n = 1..maxlog: P(length 2^n) * 65536 */
+  unsigned long long nentries, nblocks;
+  struct pp_ospent *entries;
+  struct pp_ospblock *blocks;
+};
+
 /* A whole profile. Profiles made by pp_profile_parse, pp_profile_read, pp_profile_merge and
    pp_profile_add_unit are canonical: units sorted by checksum with no checksum twice, hash entries
    sorted by (fn, id) with no pair twice and every count > 0. An all-zero struct is empty. */
 struct pp_profile {
   size_t nunits;
   struct pp_unitrec *units;
+  struct pp_osph *osp;              /* the OSPH record, or 0 */
 };
 
 /* Parses and strictly validates the profile in buf; fname only names the input in messages.
@@ -61,7 +85,8 @@ int pp_profile_add_crashes(const char *path, struct pp_profile *p, char ***names
 
 /* Adds the counts of from into into (units matched by checksum, counts saturate at 2^64-1);
    neither needs to be canonical, the result is. A unit with the same checksum but another
-   ncounters is an error; into is then unchanged. */
+   ncounters is an error, and so are OSPH records on both sides (two random samples at their own
+   rates do not add up); into is then unchanged. One side's OSPH record is kept. */
 int pp_profile_merge(struct pp_profile *into, const struct pp_profile *from, char *err,
                      size_t errlen);
 

@@ -42,6 +42,7 @@ int __pathprof_execl(const char *, const char *, ...);
 int __pathprof_execle(const char *, const char *, ...);
 int __pathprof_execlp(const char *, const char *, ...);
 int __pathprof_fexecve(int, char *const *, char *const *);
+void __pathprof_osp_block(struct __pathprof_unit *, unsigned long, unsigned long);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2

@@ -118,7 +118,8 @@ static void plan(Unit *u, PPFunc *f) {
       pp_place_probes(&f->g);
       t.hash = f->g.npaths > u->o->array_limit;
       t.wide = pp_rewrite_needs_wide(&f->g);
-      if (!t.hash) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
+      if (u->o->osp) t.hash = false;  /* osp counts no paths: no counters */
+      else if (!t.hash) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
     }
     VEC_PUSH(u->tab.funcs, t);
     VEC_PUSH(u->funcs, *f);
@@ -218,6 +219,9 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
+  if (u->o->osp)  /* the runtime's skip counter, per thread where the host runtime is linked */
+    pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
+                u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
   free(tables);
   return pp_str_take(&s);
 }
@@ -235,8 +239,8 @@ static bool gnu_output(const PPSource *src) {
 static uint64_t checksum(const Unit *u) {
   char opts[128];
   snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
-           mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap, u->o->system_headers, u->o->conditions,
-           u->o->counter_bits);
+           u->o->osp ? "osp" : mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
+           u->o->system_headers, u->o->conditions, u->o->counter_bits);
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
   h = pp_fnv1a(h, opts, strlen(opts));
   /* the placement too: edge mode's counters sit where it put them */
@@ -302,8 +306,8 @@ static void rewrite_all(Unit *u, PPResult *res) {
     PPTabFunc *t = &u->tab.funcs.v[i];
     PPGraph *g = &u->funcs.v[i].g;
     bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
-    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, ext, how, u->o->continuous,
-                     u->o->mode == PP_MODE_EDGE, t->entry_slot, probe };
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->osp, ext, how,
+                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
@@ -353,7 +357,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
-  u.tab.mode = pp_xstrdup(mode_name(o->mode));
+  u.tab.mode = pp_xstrdup(o->osp ? "osp" : mode_name(o->mode));
   char cwd[4096];
   u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
   u.tab.conditions = o->conditions;

@@ -16,6 +16,8 @@ typedef struct {
   const char *source;       /* the user's source file, for the tables */
   const char *tables;       /* absolute path of the tables file to write */
   bool trace;               /* also log block entries (the oracle build) */
+  bool osp;                 /* --mode=osp: online subpath profiling hooks instead of path counting */
+  bool osp_tls;             /* osp: the skip counter is per thread (the compiler targets the host) */
   uint64_t array_limit;     /* functions with more paths count in the hash table */
   unsigned long hash_cap;   /* entries of the unit's hash table */
   bool system_headers;      /* also instrument functions defined in system headers */

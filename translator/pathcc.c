@@ -617,12 +617,13 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
-  else if (!strcmp(a, "--mode=path")) d->opt.mode = PP_MODE_PATH;
-  else if (!strcmp(a, "--mode=edge")) d->opt.mode = PP_MODE_EDGE;
+  else if (!strcmp(a, "--mode=path")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = false; }
+  else if (!strcmp(a, "--mode=edge")) { d->opt.mode = PP_MODE_EDGE; d->opt.osp = false; }
   else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
   else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
   else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
   else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
+  else if (!strcmp(a, "--mode=osp")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = true; }
   else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
   else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;
   else if (!strncmp(a, "--counter-bits=", 15)) die("invalid value in %s (32 or 64)", a);
@@ -633,7 +634,7 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
   else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
   else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
-  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path and --mode=edge)", a);
+  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path, --mode=edge and --mode=osp)", a);
   else return false;
   return true;
 }
@@ -771,6 +772,11 @@ int main(int argc, char **argv) {
     Args a = cmd(&d);
     for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
     return run(&a, NULL, d.verbose);
+  }
+  if (d.opt.osp) {  /* per-thread skip counters where our host runtime (which has them) is linked */
+    char *target = capture(&d, "-dumpmachine");
+    d.opt.osp_tls = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
+    free(target);
   }
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));

@@ -125,7 +125,8 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   VEC(PPPathCount) v = {0};
   *overflow = 0;
-  if (pp_tables_edge_mode(&u->tab)) {  /* no paths: counters sit on edges */
+  if (pp_tables_edge_mode(&u->tab) || (!f->hash && f->offset + f->g.npaths >= u->rec->ncounters)) {
+    /* no paths: counters sit on edges, or there are none (an osp unit) */
     *n = 0;
     return NULL;
   }
@@ -162,6 +163,28 @@ int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *fr
   return nb;
 }
 
+/* Appends the lines of blocks[0..nb) of f to s: "4-5 7 9", lines of another file than the last
+   one named (starting from *last_file) carry that file's name. */
+void pp_blocks_lines(PPStr *s, const PPTables *t, const PPTabFunc *f, const int *blocks, int nb, int *last_file) {
+  PPStr prev = {0};
+  for (int i = 0; i < nb; i++) {
+    const PPBlock *b = &f->g.blocks.v[blocks[i]];
+    for (size_t j = 0; j < b->lines.n; j++) {
+      const PPLines *l = &b->lines.v[j];
+      char *txt = l->first == l->last ? pp_xasprintf("%u", l->first) : pp_xasprintf("%u-%u", l->first, l->last);
+      if (!prev.s || strcmp(prev.s, txt) || l->file != *last_file) {
+        if (l->file != *last_file) pp_str_addf(s, "%s%s:", s->n ? " " : "", t->files.v[l->file]);
+        else if (s->n && s->s[s->n - 1] != ' ') pp_str_add(s, " ");
+        pp_str_add(s, txt);
+        free(prev.s);
+        prev.s = txt;
+      } else free(txt);
+      *last_file = l->file;
+    }
+  }
+  free(prev.s);
+}
+
 char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
   int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
   bool from_loop, to_loop;
@@ -170,23 +193,7 @@ char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
   if (nb < 0) { free(blocks); return pp_xstrdup("(id outside the function's paths)"); }
   pp_str_add(&s, from_loop ? "[loop] " : "");
   int last_file = f->file;
-  PPStr prev = {0};
-  for (int i = 0; i < nb; i++) {
-    const PPBlock *b = &f->g.blocks.v[blocks[i]];
-    for (size_t j = 0; j < b->lines.n; j++) {
-      const PPLines *l = &b->lines.v[j];
-      char *txt = l->first == l->last ? pp_xasprintf("%u", l->first) : pp_xasprintf("%u-%u", l->first, l->last);
-      if (!prev.s || strcmp(prev.s, txt) || l->file != last_file) {
-        if (l->file != last_file) pp_str_addf(&s, "%s%s:", s.n ? " " : "", t->files.v[l->file]);
-        else if (s.n && s.s[s.n - 1] != ' ') pp_str_add(&s, " ");
-        pp_str_add(&s, txt);
-        free(prev.s);
-        prev.s = txt;
-      } else free(txt);
-      last_file = l->file;
-    }
-  }
-  free(prev.s);
+  pp_blocks_lines(&s, t, f, blocks, nb, &last_file);
   pp_str_add(&s, to_loop ? " [back]" : "");
   free(blocks);
   return pp_str_take(&s);
@@ -437,6 +444,9 @@ static void dump_raw(const char *file, const struct pp_profile *p) {
     for (unsigned long long k = 0; k < u->nhash; k++)
       printf("  fn %llu path %llu: %llu\n", u->hash[k].fn, u->hash[k].id, u->hash[k].count);
   }
+  if (p->osp)
+    printf("osp hot list: %llu subpaths (%llu blocks), rate %llu, memory %llu of %llu bytes "
+           "(see pathprof hot-subpaths)\n", p->osp->nentries, p->osp->nblocks, p->osp->rate, p->osp->used, p->osp->memory);
 }
 
 static void dump_tables(const PPTables *t) {

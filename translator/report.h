@@ -50,7 +50,11 @@ void pp_program_free(PPFuncView *v, size_t n);
 int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *from_loop, bool *to_loop);
 /* "a.c:4-5 7 9" for a path; lines of blocks in other files carry their file name. */
 char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id);
+/* Appends the source lines of blocks[0..nb) of f to s; a line of another file than *last_file
+   carries the file's name, and *last_file follows. */
+void pp_blocks_lines(PPStr *s, const PPTables *t, const PPTabFunc *f, const int *blocks, int nb, int *last_file);
 
 int pp_cmd_report(int argc, char **argv);
 int pp_cmd_dump(int argc, char **argv);
+int pp_cmd_hot_subpaths(int argc, char **argv);
 #endif

@@ -163,13 +163,22 @@ static char *edge_counter(Gen *g, const PPEdge *e, uint64_t comp) {
   return both;
 }
 
-/* What an edge runs: its code, the trace of a headless block it enters, the trace of a return. */
+/* The hooks of an entry into block b: the trace log's, and the osp skip counter's (a decrement
+   and a branch; the runtime runs only when it reaches 0). */
+static void block_entry(Gen *g, int b, Strs *out) {
+  if (g->lay->trace) VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_block(&%s, %d, %d)", g->u, g->lay->fn, b));
+  if (g->lay->osp)
+    VEC_PUSH(*out, pp_xasprintf("(--__pathprof_osp_skip ? (void)0 : __pathprof_osp_block(&%s, %d, %d))",
+                                g->u, g->lay->fn, b));
+}
+
+/* What an edge runs: its code (none in osp mode, which counts no paths), the hooks of a
+   headless block it enters, the trace of a return. */
 static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
   const PPGraph *gr = &g->f->g;
-  char *code = g->lay->edge ? edge_counter(g, e, comp) : edge_code(g, e, comp);
+  char *code = g->lay->osp ? NULL : g->lay->edge ? edge_counter(g, e, comp) : edge_code(g, e, comp);
   if (code) VEC_PUSH(*out, code);
-  if (g->lay->trace && gr->blocks.v[e->dst].headless)
-    VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_block(&%s, %d, %d)", g->u, g->lay->fn, e->dst));
+  if (gr->blocks.v[e->dst].headless) block_entry(g, e->dst, out);
   if (g->lay->trace && e->kind == EK_EXIT)
     VEC_PUSH(*out, pp_xasprintf("__pathprof_trace_leave(&%s, %d)", g->u, g->lay->fn));
 }
@@ -194,17 +203,22 @@ static void plan_pieces(Gen *g) {
   const PPGraph *gr = &f->g;
   uint64_t *heads = case_heads(g);
   int *follow = siteless_exits(gr);
-  piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
-        pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u), true);
+  if (!g->lay->osp)  /* osp units never register: their samples go to the hot list */
+    piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
+          pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u),
+          true);
   if (g->lay->edge && g->lay->entry_slot >= 0) {
     char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + (uint64_t)g->lay->entry_slot);
     piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_EDGE, bump(g, idx), false);
     free(idx);
   }
-  for (size_t b = 0; g->lay->trace && b < gr->blocks.n; b++)
-    if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0)
-      piece(g, gr->blocks.v[b].head, ARM_PRE, P_TRACE,
-            pp_xasprintf("__pathprof_trace_block(&%s, %d, %zu)", g->u, g->lay->fn, b), false);
+  for (size_t b = 0; b < gr->blocks.n; b++)
+    if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0) {
+      Strs hooks = {0};
+      block_entry(g, (int)b, &hooks);
+      for (size_t k = 0; k < hooks.n; k++) piece(g, gr->blocks.v[b].head, ARM_PRE, P_TRACE, hooks.v[k], false);
+      VEC_FREE(hooks);
+    }
   for (size_t i = 0; i < gr->edges.n; i++) {
     const PPEdge *e = &gr->edges.v[i];
     if (e->dead || e->no_site || e->kind == EK_DUMMY_ENTRY || e->kind == EK_DUMMY_EXIT) continue;

@@ -16,6 +16,7 @@ typedef struct {
   bool wide;         /* the register needs unsigned long long */
   bool trace;        /* also log block entries and returns (the oracle build) */
   unsigned counter_bits;  /* 64, or 32: saturating counters in a layout-2 unit (formats.md §1) */
+  bool osp;          /* online subpath profiling: block-entry hooks only, no path counting */
   const char *ext;   /* "__extension__ " for GNU compilers, else "" */
   int counting;      /* how an array counter is bumped: PP_COUNT_* */
   bool relocatable;  /* counters through __pathprof_u.counters (continuous mode may map them) */

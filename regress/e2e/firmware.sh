@@ -33,14 +33,20 @@ if [ -n "$pkgs" ]; then
 fi
 
 # ---- the runtime, freestanding: compiles warning-free and links with no library at all ----
-rt="$top/rt/core.c $top/rt/freestanding.c $top/rt/textdump.c $top/rt/semihost.c"
+rt="$top/rt/core.c $top/rt/freestanding.c $top/rt/textdump.c $top/rt/semihost.c $top/rt/osp.c"
 cat >min.c <<'C'
 #include "core.h"
 static unsigned long long c[4], h[3 * 8];
 static struct __pathprof_unit u = {0, PATHPROF_UNIT_VERSION, 1, "/x.pp.json", 4, c, 8, h, 0};
 static int sink(int ch) { return ch; }
+static int wsink(void *ctx, const void *buf, unsigned long len) { (void)ctx; (void)buf; (void)len; return 0; }
 int main(void)
 {
+  unsigned long i;
+  pathprof_osp_configure(0);
+  for (i = 0; i < 100000; i++)
+    __pathprof_osp_block(&u, (i >> 2) & 7, i & 3);
+  pathprof_osp_snapshot(wsink, 0);
   __pathprof_register(&u);
   __pathprof_hash_add(&u, 1, 2);
   pathprof_dump_text(sink, "x", PATHPROF_TEXT_BASE64);
@@ -74,6 +80,9 @@ sizeline=$(arm-none-eabi-size -t $(for f in core textdump semihost freestanding;
   arm-none-eabi-gcc -std=c99 -ffreestanding -nostdlib -Os -mcpu=cortex-m0plus -mthumb -I"$top/include" -I"$top/rt" \
     -c "$top/rt/$f.c" -o "m0-$f.o" && echo "m0-$f.o"; done) | tail -1)
 echo "# runtime on Cortex-M0+ -Os (text data bss): $sizeline"
+ospline=$(arm-none-eabi-gcc -std=c99 -ffreestanding -nostdlib -Os -mcpu=cortex-m0plus -mthumb -I"$top/include" \
+  -I"$top/rt" -DPATHPROF_OSP_MEMORY=4096 -c "$top/rt/osp.c" -o m0-osp.o && arm-none-eabi-size m0-osp.o | tail -1)
+echo "# osp runtime on Cortex-M0+ -Os, PATHPROF_OSP_MEMORY=4096 (text data bss): $ospline"
 
 # ---- the runtime on the host under UBSan and ASan, in its 64-bit and 32-bit-target variants ----
 for v in "64:" "32:-DPATHPROF_SLOT32 -DPATHPROF_SOFT_DIV -DPATHPROF_CHUNK=7"; do
