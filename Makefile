@@ -84,7 +84,12 @@ bench: all
 bench-quick: all
 	sh bench/bench.sh --quick
 
-.PHONY: bench bench-quick
+# Online subpath profiling against its hot-list bound M and sampling rate: overhead on four
+# workloads, top-5 accuracy against the block-trace oracle (bench/osp_sweep.py, ~3 minutes).
+bench-osp: all
+	python3 bench/osp_sweep.py
+
+.PHONY: bench bench-quick bench-osp
 
 # External suites (regress/torture.sh, regress/csmith.sh): `make check` runs a fixed part of each,
 # these run all of it; the summary comments come from the logs in regress/out/.

@@ -46,6 +46,7 @@ ZLIB_TARBALL_GLOB = "/usr/src/gcc-12/gcc-*.tar.*"
 # The goals of issue 7, on the geometric mean of run-time overhead (ratio - 1):
 # (tool, reference tool, factor): tool's overhead <= factor * reference's overhead.
 GOALS = [("pathcc path", "gcov", 1.0), ("pathcc edge", "gcov", 0.8)]
+OSP, PATH = "pathcc osp", "pathcc path"
 
 MODES = {
     "quick": {"rounds": 5, "build_repeats": 1, "rewriter_repeats": 3},
@@ -127,6 +128,23 @@ def pathcc_counter_bytes(tables):
         if any(f.get("counter") == "hash" for f in t.get("functions", [])):
             total += int(t.get("hash_cap", 0)) * 24
     return total
+
+
+def osp_memory_bytes(snapshot):
+    """The hot-list bound M of an osp snapshot (doc/formats.md section 2, OSPH record: the
+    `memory` field, 24 bytes into the record), or None when the file holds no OSPH record."""
+    pos = 16
+    while pos + 8 <= len(snapshot):
+        tag = snapshot[pos:pos + 4]
+        if tag == b"OSPH":
+            return int.from_bytes(snapshot[pos + 24:pos + 32], "little")
+        if tag != b"UNIT":
+            return None
+        namelen = int.from_bytes(snapshot[pos + 4:pos + 8], "little")
+        ncounters = int.from_bytes(snapshot[pos + 16:pos + 24], "little")
+        nhash = int.from_bytes(snapshot[pos + 24:pos + 32], "little")
+        pos += 40 + (namelen + 7) // 8 * 8 + 8 * ncounters + 24 * nhash
+    return None
 
 
 def image_bytes(size_text):
@@ -232,6 +250,7 @@ def compute(raw):
                                              "n": sum(1 for w in workloads if per[w["name"]][t["name"]] is not None)}
                                  for t in shown}
     res["run_spread_median"] = median(spreads)
+    res["osp_vs_path"] = osp_vs_path(res, workloads)
     for tool, ref, factor in GOALS:
         tg = res["geomean"]["run"].get(tool, {}).get("value")
         rg = res["geomean"]["run"].get(ref, {}).get("value")
@@ -243,6 +262,24 @@ def compute(raw):
             goal.update(overhead=tg - 1.0, limit=lim, status="met" if tg - 1.0 <= lim else "not met")
         res["goals"].append(goal)
     return res
+
+
+def osp_vs_path(res, workloads):
+    """Per workload, `pathcc osp` against `pathcc path`: run-time overhead (ratio - 1 to the plain
+    build) of each and their quotient, and the quotient of their counter memory; None when either
+    build is missing."""
+    names = [t["name"] for t in res["tools"]]
+    if OSP not in names or PATH not in names:
+        return None
+    rows = {}
+    for w in workloads:
+        run, mem = res["metrics"]["run"][w["name"]], res["metrics"]["counter_bytes"][w["name"]]
+        o, p = run.get(OSP), run.get(PATH)
+        rows[w["name"]] = {"osp_overhead": None if o is None else o - 1.0,
+                           "path_overhead": None if p is None else p - 1.0,
+                           "run": ratio(o, p), "memory": ratio(mem.get(OSP), mem.get(PATH))}
+    g = {k: geomean([r[k] for r in rows.values()]) for k in ("run", "memory")}
+    return {"workloads": rows, "geomean": g}
 
 
 def fmt_ratio(v):
@@ -318,6 +355,23 @@ def markdown(res):
             v = res["geomean"][key][t["name"]]["value"]
             row.append("**%s**" % (fmt_bytes(v) if key == "counter_bytes" else fmt_ratio(v)))
         out.append("| " + " | ".join(row) + " |")
+    ovp = res.get("osp_vs_path")
+    if ovp:
+        out.append("")
+        out.append("### pathcc osp against pathcc path")
+        out.append("")
+        out.append("| workload | osp overhead | path overhead | osp/path run time | osp/path counter memory |")
+        out.append("|---|---|---|---|---|")
+        pct = lambda v: "–" if v is None else "%+.0f%%" % (100 * v)
+        for w in wl:
+            r = ovp["workloads"].get(w["name"], {})
+            out.append("| %s | %s | %s | %s | %s |" % (w["name"], pct(r.get("osp_overhead")), pct(r.get("path_overhead")),
+                                                      fmt_ratio(r.get("run")), fmt_ratio(r.get("memory"))))
+        out.append("| **geomean** | | | **%s** | **%s** |" % (fmt_ratio(ovp["geomean"]["run"]),
+                                                             fmt_ratio(ovp["geomean"]["memory"])))
+        out.append("")
+        out.append("osp at its defaults (hot list M = 32 KiB, a sample starting every 128 block entries on "
+                   "average); its counter memory is M, path mode's its counters and hash tables.")
     out.append("")
     out.append("### Goals (geometric mean of run-time overhead)")
     out.append("")
@@ -477,6 +531,10 @@ def tool_argv(t):
 def profile_env(cell):
     env = dict(os.environ)
     env["PATHPROF_FILE"] = os.path.join(cell, "pathprof.out")
+    env["PATHPROF_OSP_FILE"] = os.path.join(cell, "pathprof.osp")
+    for k in list(env):
+        if k.startswith("PATHPROF_OSP_") and k != "PATHPROF_OSP_FILE":
+            del env[k]   # osp runs with its defaults (M = 32 KiB, rate 1/128)
     env["LLVM_PROFILE_FILE"] = os.path.join(cell, "default.profraw")
     env.pop("GCOV_PREFIX", None)
     env.pop("GCOV_PREFIX_STRIP", None)
@@ -508,7 +566,7 @@ def dot_pathcc(start):
 
 def clear_profiles(cell):
     for n in os.listdir(cell):
-        if n.startswith("pathprof.out") or n.endswith(".gcda") or n.endswith(".profraw"):
+        if n.startswith("pathprof.out") or n.startswith("pathprof.osp") or n.endswith(".gcda") or n.endswith(".profraw"):
             os.unlink(os.path.join(cell, n))
 
 
@@ -516,6 +574,8 @@ def profile_written(cell, counters):
     names = os.listdir(cell)
     if counters == "pathcc":
         return "pathprof.out" in names
+    if counters == "osp":
+        return "pathprof.osp" in names
     if counters == "gcov":
         return any(n.endswith(".gcda") for n in names)
     if counters == "llvm":
@@ -746,6 +806,8 @@ def run(args):
                 if skipped:
                     notes.append("%s with %s: %d function(s) left uninstrumented (see the tables' \"skipped\")"
                                  % (w["name"], t["name"], skipped))
+            elif k == "osp":
+                c["counter_bytes"] = None  # from the snapshot of the first timed run
             else:
                 c["counter_bytes"] = None
 
@@ -779,6 +841,9 @@ def run(args):
                     if not profile_written(d, t["counters"]):
                         fail(w, t, "no profile written")
                         continue
+                    if t["counters"] == "osp":
+                        with open(os.path.join(d, "pathprof.osp"), "rb") as f:
+                            c["counter_bytes"] = osp_memory_bytes(f.read())
                 c["run_cpu"].append(cpu)
                 c["run_wall"].append(wall)
             if r == 0 and ref_tool:

@@ -1,6 +1,7 @@
 /* test_osp.c: unit tests of online subpath profiling (rt/osp.c): skip lengths, estimates, the memory bound under a uniform hammer, length distributions, threads, the OSPH record. */
 #include "core.h"
 #include "profile.h"
+#include "check.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -11,26 +12,9 @@
 
 extern __thread unsigned long __pathprof_osp_skip;
 
-static int failures;
 static unsigned long long counters[1];
 static struct __pathprof_unit unit = { 0, PATHPROF_UNIT_VERSION, 0x0123456789abcdefULL, "/nonexistent/x.pp.json",
                                        0, counters, 0, 0, 0 };
-
-/* Prints "ok name" or "not ok name: why" for one check. */
-static void check(const char *name, int good, const char *fmt, ...)
-{
-  va_list ap;
-  if (good) {
-    printf("ok %s\n", name);
-    return;
-  }
-  failures++;
-  printf("not ok %s: ", name);
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  printf("\n");
-}
 
 /* What the instrumented code does at a block entry. */
 static void enter(unsigned long fn, unsigned long block)

@@ -1,6 +1,7 @@
 /* test_profile.c: unit tests of the runtime (registry, hash, dump) and the profile model and file. */
 #include "core.h"
 #include "profile.h"
+#include "check.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,23 +24,6 @@
 #define NCHILDREN 8
 
 static char dir[64]; /* scratch directory, removed at the end */
-static int failures;
-
-/* Prints "ok name" or "not ok name: why" for one check. */
-static void check(const char *name, int good, const char *fmt, ...)
-{
-  va_list ap;
-  if (good) {
-    printf("ok %s\n", name);
-    return;
-  }
-  failures++;
-  printf("not ok %s: ", name);
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  printf("\n");
-}
 
 /* A growable memory sink for dumps; also records the largest chunk seen. */
 struct buf {
