@@ -7,6 +7,7 @@ interleaved rounds, as ratios to plain. Accuracy: samples/hotsub.c and regress/c
 with --mode=osp --trace, one traced run for the exact subpath counts (regress/osp_oracle.py),
 then 10 seeds per setting: runs whose top 5 match the exact top 5 in at least 4 places, and the
 share of reported counts inside their error bounds. Results: bench/results/osp/results.md.
+Usage: osp_sweep.py [--no-overhead] [--no-accuracy]
 """
 import os
 import re
@@ -109,13 +110,14 @@ def accuracy(name, src, arg):
     return res
 
 
-def main():
+def main(argv):
     os.makedirs(OUT, exist_ok=True)
     _, wls = b.load_config()
     wls = [w for w in wls if w["name"] in WORKLOADS]
-    rows = overhead(wls)
-    acc = {"hotsub": accuracy("hotsub", os.path.join(TOP, "samples", "hotsub.c"), "20000"),
-           "osp_calls": accuracy("osp_calls", os.path.join(TOP, "regress", "cases", "osp_calls.c"), "30000")}
+    rows = [] if "--no-overhead" in argv else overhead(wls)
+    acc = {} if "--no-accuracy" in argv else {
+        "hotsub": accuracy("hotsub", os.path.join(TOP, "samples", "hotsub.c"), "20000"),
+        "osp_calls": accuracy("osp_calls", os.path.join(TOP, "regress", "cases", "osp_calls.c"), "30000")}
     out = ["# Online subpath profiling: overhead and accuracy against M and the sampling rate", ""]
     out.append("Run time as a ratio to plain gcc -O2 (quick scale, median CPU time of %d interleaved runs):" % ROUNDS)
     out.append("")
@@ -150,4 +152,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
