@@ -590,7 +590,7 @@ int __pathprof_replace(const char *path, const struct pp_profile *p, char *err, 
    that worked). Returns 0, or -1 after one line on stderr. */
 static int write_continuous(const char *path, const struct snapshot *ss)
 {
-  struct pp_profile failed = {0, 0};
+  struct pp_profile failed = {0, 0, 0};
   char err[1024] = "", why[1024] = "";
   unsigned char *bad = calloc(ss->n ? ss->n : 1, 1);
   size_t i;

@@ -521,6 +521,7 @@ int pp_import_buffer(const char *name, const char *buf, size_t len, struct pp_pr
   *out = im.out;
   im.out.nunits = 0;
   im.out.units = NULL;
+  im.out.osp = NULL;
   importer_free(&im);
   return bad;
 }
