@@ -1,6 +1,7 @@
 #!/bin/sh
 # Seeds the fuzz corpora (regress/fuzz/corpus/{profile,tables,import}) from real files: samples built
-# with pathcc and run, their profiles and tables, and text dumps of regress/fuzz/dumptext.c.
+# with pathcc and run, their profiles (one in continuous mode) and tables, and text dumps of
+# regress/fuzz/dumptext.c.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 c=${1:-$top/build/fuzz/corpus}
 w=$(mktemp -d "${TMPDIR:-/tmp}/pathprof-seed.XXXXXX") || exit 1
@@ -15,6 +16,9 @@ done
  PATHPROF_FILE="$w/manyhash.out" timeout 20 ./manyhash >/dev/null 2>&1 && cp "$w/manyhash.out" "$c/profile/")
 (cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -I"$top/include" -o dumptext "$top/regress/fuzz/dumptext.c" >/dev/null 2>&1 &&
  PATHPROF_FILE=/dev/null timeout 20 ./dumptext >"$c/import/dumptext.log" 2>/dev/null)
+(cd "$w" && "$top/bin/pathcc" --continuous gcc -std=c99 -O1 --hash-cap=4 --array-limit=2 -o cont "$top/samples/switch.c" >/dev/null 2>&1 &&
+ PATHPROF_FILE="$w/cont.out%c" timeout 20 ./cont >/dev/null 2>&1 &&
+ python3 "$top/regress/fuzz/repage.py" "$w/cont.out" "$c/profile/continuous.out")  # 64-byte pages: small
 cp "$top/regress/fuzz/tiny.c" "$w/t.c"  # a short source path keeps the tables small
 (cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -o tiny t.c >/dev/null 2>&1 &&
  PATHPROF_FILE="$w/tiny.out" timeout 20 ./tiny >/dev/null 2>&1 && cp "$w/tiny.out" "$c/profile/")
