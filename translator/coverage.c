@@ -1209,7 +1209,7 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov) {
   for (size_t i = 0; i < cov->funcs.n; i++) cov->funcs.v[i].file = newpos[cov->funcs.v[i].file];
   for (size_t i = 0; i < nf; i++) {
     PPCovFile *f = &cov->files.v[i];
-    qsort(f->branches.v, f->branches.n, sizeof *f->branches.v, by_line);
+    pp_sort(f->branches.v, f->branches.n, sizeof *f->branches.v, by_line);
     for (size_t a2 = 1; a2 < f->funcs.n; a2++)  /* functions by first line */
       for (size_t b2 = a2; b2 > 0 && cov->funcs.v[f->funcs.v[b2 - 1]].f->line > cov->funcs.v[f->funcs.v[b2]].f->line; b2--) {
         int t = f->funcs.v[b2]; f->funcs.v[b2] = f->funcs.v[b2 - 1]; f->funcs.v[b2 - 1] = t;

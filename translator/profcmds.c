@@ -137,7 +137,7 @@ static void kfree(KPaths *k) {
 
 /* Sums equal keys (several ids can run through the same lines). */
 static void ksort(KPaths *k) {
-  qsort(k->v, k->n, sizeof *k->v, kcmp);
+  pp_sort(k->v, k->n, sizeof *k->v, kcmp);
   size_t j = 0;
   for (size_t i = 0; i < k->n; i++) {
     if (j && !kcmp(&k->v[j - 1], &k->v[i])) {
@@ -200,7 +200,7 @@ int pp_cmd_diff(int argc, char **argv) {
     if (c <= 0) i++;
     if (c >= 0) j++;
   }
-  qsort(d.v, d.n, sizeof *d.v, by_delta);
+  pp_sort(d.v, d.n, sizeof *d.v, by_delta);
   printf("pathprof diff: %s -> %s: %zu paths differ\n", files[0], files[1], d.n);
   const char *cur = NULL;
   for (size_t k = 0; k < d.n; k++) {

@@ -145,7 +145,7 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
       VEC_PUSH(v, p);
     }
   }
-  qsort(v.v, v.n, sizeof *v.v, hotter);
+  pp_sort(v.v, v.n, sizeof *v.v, hotter);
   *n = v.n;
   return v.v;
 }
@@ -224,13 +224,13 @@ static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
   v->paths = pp_xrealloc(v->paths, sizeof *p * (v->n + n + 1));
   memcpy(v->paths + v->n, p, sizeof *p * n);
   size_t m = v->n + n, k = 0;
-  qsort(v->paths, m, sizeof *p, by_id);
+  pp_sort(v->paths, m, sizeof *p, by_id);
   for (size_t i = 0; i < m; i++) {
     if (k && v->paths[k - 1].id == v->paths[i].id) v->paths[k - 1].count = pp_sat_add(v->paths[k - 1].count, v->paths[i].count);
     else v->paths[k++] = v->paths[i];
   }
   v->n = k;
-  qsort(v->paths, v->n, sizeof *p, hotter);
+  pp_sort(v->paths, v->n, sizeof *p, hotter);
   v->total = sum(v->paths, v->n);
   v->overflow = pp_sat_add(v->overflow, ovf);
   v->copies++;
@@ -321,7 +321,7 @@ static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size
       Hot h = { &v[i], v[i].paths[k].id, v[i].paths[k].count };
       if (!only || !strcmp(only, v[i].u->tab.funcs.v[v[i].fn].name)) VEC_PUSH(hot, h);
     }
-  qsort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
+  pp_sort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
   printf("\nHottest paths%s%s\n  %12s %6s  %-24s %s\n", only ? " of " : "", only ? only : "", "count", "%fn", "function", "path (lines)");
   for (size_t i = 0; i < hot.n && i < top; i++) {
     const PPFuncView *fv = hot.v[i].f;
@@ -391,7 +391,7 @@ int pp_cmd_report(int argc, char **argv) {
     known |= named;
     if ((v[i].total || v[i].overflow) && (!only || named)) VEC_PUSH(busy, &v[i]);
   }
-  qsort(busy.v, busy.n, sizeof *busy.v, busy_cmp);
+  pp_sort(busy.v, busy.n, sizeof *busy.v, busy_cmp);
   if (!only && busy.n > top) printf("\nThe %zu busiest of %zu executed functions:\n", top, busy.n);
   for (size_t i = 0; i < busy.n && (only || i < top); i++) print_function(busy.v[i], top);
   VEC_FREE(busy);

@@ -376,7 +376,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   Gen g = { .f = f, .lay = lay, .zero = zero, .suffix = lay->wide ? "ULL" : "UL",
             .u = lay->counter_bits == 32 ? "__pathprof_u.base" : "__pathprof_u" };
   plan_pieces(&g);
-  qsort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
+  pp_sort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
   int probes = 0;
   for (size_t i = 0, j; i < g.pieces.n; i = j) {
     for (j = i; j < g.pieces.n && g.pieces.v[j].site == g.pieces.v[i].site; j++) {}
@@ -416,7 +416,7 @@ char *pp_rewrite_apply(const char *text, size_t len, PPEdits *ed, const char *pr
                  marker ? pp_xasprintf("%s%.*s", prelude, (int)(nl + 1), text) : pp_xstrdup(prelude) };
     VEC_PUSH(*ed, e);
   }
-  qsort(ed->v, ed->n, sizeof(PPEdit), by_position);
+  pp_sort(ed->v, ed->n, sizeof(PPEdit), by_position);
   PPStr out = {0};
   size_t pos = 0;
   for (size_t i = 0; i < ed->n; i++) {

@@ -39,6 +39,13 @@ uint64_t pp_fnv1a(uint64_t h, const void *p, size_t n);
 /* Reads a whole file; returns NULL and sets errno on failure. */
 char *pp_read_file(const char *path, size_t *len);
 
+/* qsort that accepts an empty array with a null pointer (a fresh VEC), which qsort itself
+   may not be given (C99 7.20.5: the pointer must be valid even when n is 0). */
+#include <stdlib.h>
+static inline void pp_sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1) qsort(v, n, size, cmp);
+}
+
 /* Saturating unsigned 64-bit addition. */
 static inline uint64_t pp_sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 #endif
