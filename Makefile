@@ -12,9 +12,9 @@ JSON_LIBS    = -ljansson
 
 # Shared host model: graph algorithms and table I/O used by both tools.
 MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c translator/flow.c \
-          translator/tables.c translator/util.c rt/profile.c
+          translator/tables.c translator/util.c translator/kipf.c rt/profile.c
 REWRITE = translator/cfg.c translator/estimate.c translator/profweights.c translator/rewrite.c translator/execcalls.c translator/instrument.c
-RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c rt/osp.c rt/osp_posix.c
+RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c rt/osp.c rt/osp_posix.c rt/kpath.c
 
 MODEL_O   = $(MODEL:%.c=build/%.o)
 REWRITE_O = $(REWRITE:%.c=build/%.o)
@@ -116,6 +116,7 @@ CROSS   ?= arm-none-eabi-
 RT_ARCH ?= -mcpu=cortex-m3 -mthumb
 RT_NAME ?= cortex-m3
 RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/osp.c
+RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/kpath.c
 RT_FS_CFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Werror -ffreestanding -nostdlib -Os \
                -ffunction-sections -fdata-sections
 RT_FS_DIR    = build/freestanding/$(RT_NAME)

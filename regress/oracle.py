@@ -4,12 +4,14 @@
 Independent of pathprof by construction: it shares no code with the translator or the reporter and
 uses only the edge kinds from the tables (doc/formats.md section 4), never the Ball-Larus values.
 
-Usage: oracle.py [--name NAME] --trace TRACE --decoded DECODED TABLES.pp.json...
+Usage: oracle.py [--name NAME] [--kpaths K] --trace TRACE --decoded DECODED TABLES.pp.json...
        oracle.py [--name NAME] --trace TRACE --edges COVERAGE.json [--except FUNCTION]... TABLES.pp.json...
   TRACE    the trace log of a tracing build (formats.md section 3)
   DECODED  the output of `pathprof dump --decode PROFILE` ('-' for standard input):
              P <checksum> <fn> <count> <b1,...,bn> <E|B>   one path and its count
              O <checksum> <fn> <count>                    overflow count (must be 0)
+             K <checksum> <fn> <count> <b1,..:E|B>;...    with --kpaths K: one n-gram (n <= K) of
+                                                          consecutive paths of one activation
              anything else                               accepted and ignored
   COVERAGE the output of `pathprof coverage --format json` (path or edge mode): its edge_counts of
            the normal, exit, back and cut edges must equal the traversals of those edges by the
@@ -84,8 +86,10 @@ def load_tables(paths):
 class Replay:
     """Cuts the trace into paths the way the definition says, counting each finished path."""
 
-    def __init__(self, funcs):
+    def __init__(self, funcs, k=0):
         self.funcs = funcs
+        self.k = k                             # --kpaths: also count n-grams of paths, n <= k
+        self.ngrams = collections.Counter()    # (checksum, fn, ((blocks, end), ...)) -> count
         self.counts = collections.Counter()   # (checksum, fn, blocks tuple, 'E'|'B') -> count
         self.edges = collections.Counter()    # (checksum, fn, src, dst, kind) -> traversals by finished paths
         self.stack = []                        # activations: [Function, current path list]
@@ -102,7 +106,7 @@ class Replay:
         return f
 
     def finish(self, act, end, to=None):
-        f, path = act
+        f, path, last = act
         self.counts[(f.checksum, f.index, tuple(path), end)] += 1
         for a, b in zip(path, path[1:]):
             self.edges[(f.checksum, f.index, a, b, "normal")] += 1
@@ -111,13 +115,19 @@ class Replay:
         else:
             kinds = f.kinds.get((path[-1], to), set()) & {"back", "cut"}
             self.edges[(f.checksum, f.index, path[-1], to, min(kinds) if kinds else "back")] += 1
+        if self.k:
+            # the activation's last k paths: every window ending with this path is one n-gram
+            last.append((tuple(path), end))
+            window = list(last)
+            for n in range(1, len(window) + 1):
+                self.ngrams[(f.checksum, f.index, tuple(window[-n:]))] += 1
 
     def block(self, cs, fn, blk, where):
         f = self.func(cs, fn, where)
         if blk < 0 or blk >= f.nblocks or blk == EXIT:
             raise Fail("%s: block %d is not a real block of %s (%d blocks)" % (where, blk, f.label(), f.nblocks))
         if blk == ENTRY:
-            self.stack.append([f, [ENTRY]])
+            self.stack.append([f, [ENTRY], collections.deque(maxlen=max(self.k, 1))])
             return
         if not self.stack:
             raise Fail("%s: block %d of %s entered with no activation running" % (where, blk, f.label()))
@@ -215,6 +225,49 @@ def load_decoded(path, errors):
     return +counts
 
 
+def load_kpaths(path):
+    """Returns a Counter like Replay.ngrams, from the K lines of `pathprof dump --decode` output."""
+    counts = collections.Counter()
+    try:
+        f = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise Fail("cannot read decoded profile %s: %s" % (path, e))
+    with f:
+        for lineno, line in enumerate(f, 1):
+            w = line.split()
+            if not w or w[0] != "K":
+                continue
+            try:
+                if len(w) != 5 or len(w[1]) != 16:
+                    raise ValueError
+                int(w[1], 16)
+                gram = []
+                for p in w[4].split(";"):
+                    blocks, end = p.split(":")
+                    if end not in ("E", "B"):
+                        raise ValueError
+                    gram.append((tuple(int(b) for b in blocks.split(",")), end))
+                n = int(w[3])
+            except ValueError:
+                raise Fail("%s:%d: malformed n-gram line %r" % (os.path.basename(path), lineno, line.rstrip("\n")))
+            counts[(w[1].lower(), int(w[2]), tuple(gram))] += n
+    return +counts
+
+
+def compare_kpaths(funcs, want, got):
+    """Differences between the n-grams cut from the trace and the profile's k-IPF."""
+    diffs = []
+    for key in sorted(set(want) | set(got)):
+        w, g = want.get(key, 0), got.get(key, 0)
+        if w != g:
+            cs, fn, gram = key
+            f = funcs.get((cs, fn))
+            name = f.label() if f else "fn %d of unit %s" % (fn, cs)
+            text = " | ".join("%s %s" % (",".join(str(b) for b in blocks), end) for blocks, end in gram)
+            diffs.append("%s n-gram %s: trace says %d, profile says %d" % (name, text, w, g))
+    return diffs
+
+
 def describe(funcs, key):
     cs, fn, blocks, end = key
     f = funcs.get((cs, fn))
@@ -289,13 +342,21 @@ def compare_edges(funcs, replay, tables, covpath, skip):
 
 
 def main(argv):
-    name, trace, decoded, tables, edges, skip = None, None, None, [], None, set()
+    name, trace, decoded, tables, edges, skip, k = None, None, None, [], None, set(), 0
     args = list(argv)
     while args:
         a = args.pop(0)
-        if a in ("--name", "--trace", "--decoded", "--edges", "--except") and args:
+        if a in ("--name", "--trace", "--decoded", "--edges", "--except", "--kpaths") and args:
             v = args.pop(0)
-            if a == "--except":
+            if a == "--kpaths":
+                try:
+                    k = int(v)
+                except ValueError:
+                    k = 0
+                if k < 1:
+                    print("oracle.py: --kpaths wants a positive number, not %r" % v, file=sys.stderr)
+                    return 2
+            elif a == "--except":
                 skip.add(v)
             elif a == "--name":
                 name = v
@@ -320,13 +381,14 @@ def main(argv):
         return 2
     try:
         funcs = load_tables(tables)
-        replay = Replay(funcs)
+        replay = Replay(funcs, k)
         replay.run(trace)
         errors = list(replay.errors)
         if edges:
             problems = errors + compare_edges(funcs, replay, tables, edges, skip)
         else:
             got = load_decoded(decoded, errors)
+            got_k = load_kpaths(decoded) if k else None
     except Fail as e:
         print("not ok oracle %s: %s" % (name, e))
         return 2
@@ -339,6 +401,9 @@ def main(argv):
           % (replay.events, len(want), sum(want.values()), ", %d edge traversals" % sum(replay.edges.values()) if edges else ""))
     if not edges:
         problems = errors + compare(funcs, want, got)
+        if k:
+            print("# %d distinct n-grams of up to %d paths, %d in all" % (len(replay.ngrams), k, sum(replay.ngrams.values())))
+            problems += compare_kpaths(funcs, +replay.ngrams, got_k)
     if not problems:
         print("ok oracle %s" % name)
         return 0

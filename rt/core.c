@@ -38,6 +38,8 @@ static struct __pathprof_unit sentinel;
 static struct __pathprof_unit *head = &sentinel;
 /* Set once the back end has been initialised. */
 static int backend_ready;
+/* Modules with records of their own (rt/kpath.c), newest first. */
+static struct __pathprof_records *sources;
 
 /* How the registry's links are published, best first:
    - GNU atomics, where pointers and ints are lock-free (no libatomic call): hosts, Cortex-M3/M4,
@@ -72,6 +74,15 @@ static int swap_link(struct __pathprof_unit **p, struct __pathprof_unit **expect
 static int first_to_set(int *flag)
 {
   return __atomic_exchange_n(flag, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+/* Pushes a record source onto *head, publishing its fields first (release). */
+static void push_source(struct __pathprof_records **head, struct __pathprof_records *src)
+{
+  struct __pathprof_records *h = __atomic_load_n(head, __ATOMIC_ACQUIRE);
+  do
+    src->next = h;
+  while (!__atomic_compare_exchange_n(head, &h, src, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 }
 #else
 #if defined(PATHPROF_IRQ_SAVE) && defined(PATHPROF_IRQ_RESTORE)
@@ -132,6 +143,15 @@ static int first_to_set(int *flag)
   *flag = 1;
   IRQ_RESTORE(s);
   return was == 0;
+}
+
+/* Pushes a record source onto *head inside the critical section. */
+static void push_source(struct __pathprof_records **head, struct __pathprof_records *src)
+{
+  unsigned long s = IRQ_SAVE();
+  src->next = *head;
+  *head = src;
+  IRQ_RESTORE(s);
 }
 #endif
 
@@ -361,6 +381,7 @@ void pathprof_reset(void)
 /* Zeroes the units keep accepts (all when keep is 0). */
 void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
 {
+  struct __pathprof_records *src;
   struct __pathprof_unit *u;
   volatile unsigned long long *e;
   unsigned long i;
@@ -378,13 +399,15 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
     }
     u->hash_dropped = 0;
   }
+  for (src = keep ? 0 : sources; src; src = src->next) /* the forests: with every unit */
+    src->reset();
 }
 
 /* The dump's state (struct __pathprof_out, core.h): chunk buffer, running FNV-1a, sink. */
 #define out __pathprof_out
 
 /* Starts a dump into fn. */
-static void out_init(struct out *o, pathprof_write_fn fn, void *ctx)
+static void out_init(struct __pathprof_out *o, pathprof_write_fn fn, void *ctx)
 {
   o->fn = fn;
   o->ctx = ctx;
@@ -395,7 +418,7 @@ static void out_init(struct out *o, pathprof_write_fn fn, void *ctx)
 }
 
 /* Hands the buffered bytes to the sink; after one failure the sink is not called again. */
-static void flush(struct out *o)
+static void flush(struct __pathprof_out *o)
 {
   if (o->n && !o->failed && o->fn(o->ctx, o->buf, o->n) != 0)
     o->failed = 1;
@@ -404,7 +427,7 @@ static void flush(struct out *o)
 
 /* One FNV-1a 64 step, h = (h ^ b) * 0x100000001b3 (= 2^40 + 0x1b3), in 32-bit halves: no 64-bit
    multiply, which cores without a 32x32->64 multiply (Cortex-M0) would call a library for. */
-static void fnv_step(struct out *o, unsigned char b)
+static void fnv_step(struct __pathprof_out *o, unsigned char b)
 {
   unsigned long lo = o->fnv_lo ^ b, p0, p1, t;
 
@@ -416,7 +439,7 @@ static void fnv_step(struct out *o, unsigned char b)
 }
 
 /* Appends one byte to the chunk and to the running checksum. */
-static void put_byte(struct out *o, unsigned char b)
+static void put_byte(struct __pathprof_out *o, unsigned char b)
 {
   fnv_step(o, b);
   o->buf[o->n++] = b;
@@ -425,7 +448,7 @@ static void put_byte(struct out *o, unsigned char b)
 }
 
 /* Appends a little-endian 32-bit integer, whatever the host byte order. */
-static void put_u32(struct out *o, unsigned long v)
+static void put_u32(struct __pathprof_out *o, unsigned long v)
 {
   int i;
   for (i = 0; i < 4; i++)
@@ -433,10 +456,21 @@ static void put_u32(struct out *o, unsigned long v)
 }
 
 /* Appends a little-endian 64-bit integer as two halves (constant shifts only). */
-static void put_u64(struct out *o, unsigned long long v)
+static void put_u64(struct __pathprof_out *o, unsigned long long v)
 {
   put_u32(o, (unsigned long)(v & 0xffffffffUL));
   put_u32(o, (unsigned long)(v >> 32));
+}
+
+/* Adds a record source once; its write and reset join every dump and reset from now on. */
+void __pathprof_add_records(struct __pathprof_records *src)
+{
+  struct __pathprof_records *p;
+
+  for (p = sources; p; p = p->next)
+    if (p == src)
+      return;
+  push_source(&sources, src);
 }
 
 /* Length of the unit's name (its tables path), capped to what a u32 can say. */
@@ -461,7 +495,7 @@ static unsigned long long used_entries(const struct __pathprof_unit *u)
 
 /* Writes the used hash entries, exactly nhash of them: if the table changed since they were
    counted, missing ones are padded with zero-count entries, which readers ignore. */
-static void put_hash(struct out *o, const struct __pathprof_unit *u, unsigned long long nhash)
+static void put_hash(struct __pathprof_out *o, const struct __pathprof_unit *u, unsigned long long nhash)
 {
   unsigned long i;
   unsigned long long key, count;
@@ -484,7 +518,7 @@ static void put_hash(struct out *o, const struct __pathprof_unit *u, unsigned lo
 }
 
 /* Writes one unit record: fixed fields, padded name, array counters, nhash hash entries. */
-static void put_unit(struct out *o, const struct __pathprof_unit *u, unsigned long long nhash)
+static void put_unit(struct __pathprof_out *o, const struct __pathprof_unit *u, unsigned long long nhash)
 {
   unsigned long len = name_len(u->tables), i;
 
@@ -518,7 +552,7 @@ unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned l
 int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long nhash,
                            pathprof_write_fn fn, void *ctx)
 {
-  struct out o;
+  struct __pathprof_out o;
 
   if (!fn || !u)
     return -1;
@@ -575,6 +609,27 @@ int __pathprof_out_end(struct __pathprof_out *o, unsigned long nunits)
   return o->failed ? -1 : 0;
 }
 
+/* Writes every registered source's records (the k-slab forests); drain zeroes what they write. */
+static void put_sources(struct __pathprof_out *o, int drain)
+{
+  struct __pathprof_records *src;
+
+  for (src = sources; src && !o->failed; src = src->next)
+    src->write(o, drain);
+}
+
+/* Streams a profile of the registered sources' records only (the POSIX back end's snapshot). */
+int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain)
+{
+  struct __pathprof_out o;
+
+  if (!fn)
+    return -1;
+  __pathprof_out_begin(&o, fn, ctx);
+  put_sources(&o, drain);
+  return __pathprof_out_end(&o, 0);
+}
+
 /* Streams the profile of all registered units through fn in chunks of at most 256 bytes. */
 int pathprof_dump(pathprof_write_fn fn, void *ctx)
 {
@@ -587,7 +642,7 @@ int pathprof_dump(pathprof_write_fn fn, void *ctx)
 /* The same for the units keep accepts (all when keep is 0), without the back end's sync. */
 int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct __pathprof_unit *))
 {
-  struct out o;
+  struct __pathprof_out o;
   struct __pathprof_unit *u;
   unsigned long nunits = 0;
 
@@ -600,5 +655,6 @@ int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct
     put_unit(&o, u, used_entries(u));
     nunits++;
   }
+  put_sources(&o, 0);
   return __pathprof_out_end(&o, nunits);
 }

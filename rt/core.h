@@ -85,4 +85,27 @@ void __pathprof_out_u64(struct __pathprof_out *o, unsigned long long v);
 void __pathprof_out_unit(struct __pathprof_out *o, const struct __pathprof_unit *u);
 int __pathprof_out_end(struct __pathprof_out *o, unsigned long nunits);
 
+/* ---- Extra records (doc/formats.md section 2): the k-slab forests of rt/kpath.c ----
+   A module with records of its own registers a source at its first use, so the core calls into
+   it without linking it into programs that never use it. */
+struct __pathprof_records {
+  struct __pathprof_records *next;
+  /* Writes the source's records; with drain set, each count is zeroed once written (the POSIX
+     back end's writes take the counts they save out of memory). Returns the records written. */
+  unsigned long (*write)(struct __pathprof_out *o, int drain);
+  /* Zeroes the source's counts (pathprof_reset). */
+  void (*reset)(void);
+};
+
+/* Adds a record source once (later calls with the same source do nothing). */
+void __pathprof_add_records(struct __pathprof_records *src);
+
+/* Streams a profile holding only the registered sources' records (no unit records), draining
+   their counts when drain is set; returns 0, or -1 if fn failed. */
+int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain);
+
+/* Memory for the k-slab forests: a back end returns `bytes` bytes aligned for any object, or 0
+   when it has none (rt/freestanding.c: forests live in kpath.c's static pool only). */
+void *__pathprof_kpath_more(unsigned long bytes);
+
 #endif

@@ -377,11 +377,60 @@ static int take_snapshot(struct snapshot *ss, int only_unmapped)
   return -1;
 }
 
+/* Memory for the k-slab forests (rt/kpath.c): malloc'd chunks, never freed before exit. */
+void *__pathprof_kpath_more(unsigned long bytes)
+{
+  return malloc(bytes);
+}
+
+/* A growing memory buffer, the sink of the forests' dump. */
+struct membuf {
+  unsigned char *p;
+  size_t n, cap;
+};
+
+/* Appends len bytes to the buffer; -1 when out of memory. */
+static int mem_write(void *ctx, const void *buf, unsigned long len)
+{
+  struct membuf *m = ctx;
+  unsigned char *grown;
+  size_t cap = m->cap ? m->cap : 4096;
+
+  while (cap - m->n < len)
+    cap *= 2;
+  if (cap != m->cap) {
+    if (!(grown = realloc(m->p, cap)))
+      return -1;
+    m->p = grown;
+    m->cap = cap;
+  }
+  memcpy(m->p + m->n, buf, len);
+  m->n += len;
+  return 0;
+}
+
+/* Adds the k-slab forests to p, taking their counts out of memory (a write that then fails
+   loses them; the counters of the units are kept for a later write instead). */
+static int add_forests(struct pp_profile *p, char *err, size_t errlen)
+{
+  struct membuf m = {0, 0, 0};
+  struct pp_profile f = {0, 0, 0, 0};
+  int rc = -1;
+
+  if (__pathprof_dump_extra(mem_write, &m, 1) != 0)
+    snprintf(err, errlen, "out of memory");
+  else if (pp_profile_parse(m.p, m.n, "the forests in memory", &f, err, errlen) == 0)
+    rc = pp_profile_merge(p, &f, err, errlen);
+  pp_profile_free(&f);
+  free(m.p);
+  return rc;
+}
+
 /* Builds the canonical profile the snapshot describes (sorted, equal checksums added up). */
 static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, char *err,
                             size_t errlen)
 {
-  struct pp_profile view;
+  struct pp_profile view = {0, 0, 0, 0};
   size_t i;
   int rc;
 
@@ -397,7 +446,7 @@ static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, cha
     view.units[i] = ss->s[i].rec; /* shallow: merge copies what it keeps */
   rc = pp_profile_merge(p, &view, err, errlen);
   free(view.units);
-  return rc;
+  return rc == 0 ? add_forests(p, err, errlen) : rc;
 }
 
 /* live - written, never below zero. */
@@ -482,7 +531,7 @@ static int open_locked(const char *path, char *err, size_t errlen)
    unchanged. */
 static int merge_locked(const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
-  struct pp_profile old = {0, 0, 0};
+  struct pp_profile old = {0};
   struct stat st;
   int fd, rc, empty = 0;
   char **crashes = 0;
@@ -590,7 +639,7 @@ int __pathprof_replace(const char *path, const struct pp_profile *p, char *err, 
    that worked). Returns 0, or -1 after one line on stderr. */
 static int write_continuous(const char *path, const struct snapshot *ss)
 {
-  struct pp_profile failed = {0, 0, 0};
+  struct pp_profile failed = {0};
   char err[1024] = "", why[1024] = "";
   unsigned char *bad = calloc(ss->n ? ss->n : 1, 1);
   size_t i;

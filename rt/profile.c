@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #define UNIT_TAG 0x54494E55UL /* "UNIT" */
+#define KSLB_TAG 0x424C534BUL /* "KSLB" */
+#define KSLB_FIXED 40
+#define KMAX 64
 #define END_TAG 0x00444E45UL  /* "END\0" */
 #define OSPH_TAG 0x4850534FUL /* "OSPH" */
 #define OSPH_FIXED 80         /* tag to resamples */
@@ -145,6 +148,11 @@ void pp_profile_free(struct pp_profile *p)
   p->units = 0;
   p->nunits = 0;
   p->osp = 0;
+  for (i = 0; i < p->nforests; i++)
+    free(p->forests[i].nodes);
+  free(p->forests);
+  p->forests = 0;
+  p->nforests = 0;
 }
 
 /* Orders hash entries by (fn, id) for qsort. */
@@ -354,6 +362,263 @@ static int fold(struct pp_unitrec *recs, size_t n, struct pp_profile *out, char 
   return 0;
 }
 
+
+/* ---- k-slab forests (KSLB records) ---- */
+
+/* A growing list of forests. */
+struct forests {
+  struct pp_forest *v;
+  size_t n, cap;
+};
+
+/* Appends an owned forest (consumed, also on error); 0 or -1 (no memory). */
+static int push_forest(struct forests *l, struct pp_forest *f)
+{
+  struct pp_forest *grown;
+  size_t cap = l->cap ? l->cap * 2 : 16;
+  if (l->n == l->cap) {
+    grown = cap > (size_t)-1 / sizeof *grown ? 0 : realloc(l->v, cap * sizeof *grown);
+    if (!grown) {
+      free(f->nodes);
+      return -1;
+    }
+    l->v = grown;
+    l->cap = cap;
+  }
+  l->v[l->n++] = *f;
+  return 0;
+}
+
+/* Frees n owned forests and their array. */
+static void free_forests(struct pp_forest *v, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    free(v[i].nodes);
+  free(v);
+}
+
+/* A node's place among its siblings while sorting: parent index + 1 (0 for roots), label. */
+struct sibkey {
+  size_t parent, idx;
+  unsigned long long label;
+};
+
+/* Orders sibling keys by parent, then label. */
+static int cmp_sibkey(const void *a, const void *b)
+{
+  const struct sibkey *x = a, *y = b;
+  if (x->parent != y->parent)
+    return x->parent < y->parent ? -1 : 1;
+  if (x->label != y->label)
+    return x->label < y->label ? -1 : 1;
+  return 0;
+}
+
+/* Parent (index + 1, 0 for a root) of every node of a valid preorder; 0 or -1 (no memory). */
+static size_t *parents(const struct pp_knode *v, size_t n)
+{
+  size_t *par = alloc_array(n, sizeof *par), *last = alloc_array(2 * KMAX, sizeof *last), i;
+  if (!par || !last) {
+    free(par);
+    free(last);
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    par[i] = v[i].depth ? last[v[i].depth - 1] + 1 : 0;
+    last[v[i].depth] = i;
+  }
+  free(last);
+  return par;
+}
+
+/* Emits the subtrees of the sorted keys in preorder: the children of node p (index + 1, 0 for
+   the roots) are keys[first[p]] up to keys[first[p + 1]]. */
+static void emit_sorted(const struct pp_knode *v, const struct sibkey *keys, const size_t *first,
+                        size_t p, unsigned long long depth, struct pp_knode *out, size_t *n)
+{
+  size_t k;
+  for (k = first[p]; k < first[p + 1]; k++) {
+    out[*n] = v[keys[k].idx];
+    out[(*n)++].depth = depth;
+    emit_sorted(v, keys, first, keys[k].idx + 1, depth + 1, out, n);
+  }
+}
+
+/* Sorts the siblings of f's valid preorder by label. Returns 0, 1 when two siblings share a
+   label (*dup gets the node's index), or -1 when out of memory. */
+static int canon_forest(struct pp_forest *f, size_t *dup)
+{
+  size_t n = (size_t)f->nnodes, i, *par = parents(f->nodes, n), *first;
+  struct sibkey *keys = alloc_array(n, sizeof *keys);
+  struct pp_knode *out = alloc_array(n, sizeof *out);
+  int rc = 0;
+
+  first = alloc_array((unsigned long long)n + 2, sizeof *first);
+  if (!par || !keys || !out || !first) {
+    free(par); free(keys); free(out); free(first);
+    return -1;
+  }
+  for (i = 0; i < n; i++) {
+    keys[i].parent = par[i];
+    keys[i].idx = i;
+    keys[i].label = f->nodes[i].label;
+  }
+  qsort(keys, n, sizeof *keys, cmp_sibkey);
+  for (i = 0; i < n + 2; i++)
+    first[i] = 0;
+  for (i = 0; i < n; i++) { /* counts per parent, then their running sums */
+    first[keys[i].parent + 1]++;
+    if (i + 1 < n && cmp_sibkey(&keys[i], &keys[i + 1]) == 0) {
+      *dup = keys[i + 1].idx;
+      rc = 1;
+    }
+  }
+  for (i = 1; i < n + 2; i++)
+    first[i] += first[i - 1];
+  if (rc == 0) {
+    i = 0;
+    emit_sorted(f->nodes, keys, first, 0, 0, out, &i);
+    free(f->nodes);
+    f->nodes = out;
+    out = 0;
+  }
+  free(par); free(keys); free(out); free(first);
+  return rc;
+}
+
+/* Copies the subtree at a[*i] (depth d) to out, moving *i past it. */
+static void copy_subtree(const struct pp_knode *a, size_t *i, size_t na, struct pp_knode *out,
+                         size_t *n)
+{
+  unsigned long long d = a[*i].depth;
+  out[(*n)++] = a[(*i)++];
+  while (*i < na && a[*i].depth > d)
+    out[(*n)++] = a[(*i)++];
+}
+
+/* Merge-join of the sibling lists at depth d of two canonical preorders: equal labels become
+   one node with the counters added and their children joined the same way. */
+static void join_level(const struct pp_knode *a, size_t *i, size_t na, const struct pp_knode *b,
+                       size_t *j, size_t nb, unsigned long long d, struct pp_knode *out, size_t *n)
+{
+  for (;;) {
+    int ha = *i < na && a[*i].depth == d, hb = *j < nb && b[*j].depth == d;
+    if (!ha && !hb)
+      return;
+    if (ha && (!hb || a[*i].label < b[*j].label)) {
+      copy_subtree(a, i, na, out, n);
+    } else if (!ha || b[*j].label < a[*i].label) {
+      copy_subtree(b, j, nb, out, n);
+    } else {
+      out[*n] = a[(*i)++];
+      out[(*n)++].count = sat_add(a[*i - 1].count, b[(*j)++].count);
+      join_level(a, i, na, b, j, nb, d + 1, out, n);
+    }
+  }
+}
+
+/* Adds canonical forest src into canonical dst of the same function; dst unchanged on error. */
+static int merge_forest(struct pp_forest *dst, const struct pp_forest *src, char *err, size_t errlen)
+{
+  struct pp_knode *out;
+  size_t i = 0, j = 0, n = 0;
+
+  if (dst->k != src->k)
+    return fail(err, errlen, "unit %016llx function %llu: k-slab forests for k = %lu and k = %lu",
+                dst->checksum, dst->fn, dst->k, src->k);
+  out = alloc_array(dst->nnodes + src->nnodes, sizeof *out);
+  if (!out)
+    return fail(err, errlen, "out of memory");
+  join_level(dst->nodes, &i, (size_t)dst->nnodes, src->nodes, &j, (size_t)src->nnodes, 0, out, &n);
+  free(dst->nodes);
+  dst->nodes = out;
+  dst->nnodes = n;
+  dst->dropped = sat_add(dst->dropped, src->dropped);
+  return 0;
+}
+
+/* Orders forests by (checksum, fn). */
+static int cmp_forest(const void *a, const void *b)
+{
+  const struct pp_forest *x = a, *y = b;
+  if (x->checksum != y->checksum)
+    return x->checksum < y->checksum ? -1 : 1;
+  if (x->fn != y->fn)
+    return x->fn < y->fn ? -1 : 1;
+  return 0;
+}
+
+/* Sorts n owned canonical forests and joins those of one function; consumes v, also on error. */
+static int fold_forests(struct pp_forest *v, size_t n, struct pp_profile *out, char *err,
+                        size_t errlen)
+{
+  size_t i, m = 0;
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_forest);
+  for (i = 0; i < n; i++) {
+    if (m > 0 && cmp_forest(&v[m - 1], &v[i]) == 0) {
+      if (merge_forest(&v[m - 1], &v[i], err, errlen) != 0) {
+        free_forests(v, n);
+        return -1;
+      }
+      free(v[i].nodes);
+    } else {
+      v[m++] = v[i];
+    }
+  }
+  out->nforests = m;
+  out->forests = v;
+  return 0;
+}
+
+/* Deep copy of a canonical forest; 0 or -1 (no memory, dst left without nodes). */
+static int copy_forest(struct pp_forest *dst, const struct pp_forest *src)
+{
+  *dst = *src;
+  dst->nodes = alloc_array(src->nnodes, sizeof *dst->nodes);
+  if (!dst->nodes)
+    return -1;
+  if (src->nnodes)
+    memcpy(dst->nodes, src->nodes, (size_t)src->nnodes * sizeof *dst->nodes);
+  return 0;
+}
+
+/* The forest of (checksum, fn) in canonical p, by binary search. */
+const struct pp_forest *pp_profile_forest(const struct pp_profile *p, unsigned long long checksum,
+                                          unsigned long long fn)
+{
+  struct pp_forest key;
+  key.checksum = checksum;
+  key.fn = fn;
+  if (!p->nforests)
+    return 0;
+  return bsearch(&key, p->forests, p->nforests, sizeof key, cmp_forest);
+}
+
+/* The forests of a and b (b may be 0), copied and joined into out's forest list. */
+static int copy_forests(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
+                        char *err, size_t errlen)
+{
+  size_t fa = a->nforests, fb = b ? b->nforests : 0, i;
+  struct pp_forest *fs = alloc_array((unsigned long long)fa + fb, sizeof *fs);
+  struct pp_profile forests;
+
+  memset(&forests, 0, sizeof forests);
+  if (!fs)
+    return fail(err, errlen, "out of memory");
+  for (i = 0; i < fa + fb; i++)
+    if (copy_forest(&fs[i], i < fa ? &a->forests[i] : &b->forests[i - fa]) != 0) {
+      free_forests(fs, i);
+      return fail(err, errlen, "out of memory");
+    }
+  if (fold_forests(fs, fa + fb, &forests, err, errlen) != 0)
+    return -1;
+  out->nforests = forests.nforests;
+  out->forests = forests.forests;
+  return 0;
+}
+
 /* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
 static int copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
                     char *err, size_t errlen)
@@ -387,6 +652,10 @@ static int copy_all(const struct pp_profile *a, const struct pp_profile *b, stru
     return -1;
   }
   out->osp = osp;
+  if (copy_forests(a, b, out, err, errlen) != 0) {
+    pp_profile_free(out);
+    return -1;
+  }
   return 0;
 }
 
@@ -633,6 +902,64 @@ static int resolve_osph(const struct in *in, struct pp_osph *o, const struct rec
                   o->blocks[j].unit, l->n);
     o->blocks[j].unit = l->v[o->blocks[j].unit].checksum;
   }
+
+/* Reads the nodes of the forest record at `at` into f and checks they form a preorder of at
+   most 2k-2 levels (k >= 2) with no label twice among siblings; the siblings are then sorted. */
+static int parse_nodes(const struct in *in, size_t at, struct pp_forest *f)
+{
+  const unsigned char *p = in->b + at + KSLB_FIXED;
+  unsigned long long i, prev = 0;
+  size_t dup = 0;
+  int rc;
+
+  if (!(f->nodes = alloc_array(f->nnodes, sizeof *f->nodes)))
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  for (i = 0; i < f->nnodes; i++, p += 24) {
+    f->nodes[i].label = get_u64(p);
+    f->nodes[i].count = get_u64(p + 8);
+    f->nodes[i].depth = get_u64(p + 16);
+    if (f->nodes[i].depth > (i ? prev + 1 : 0) || f->nodes[i].depth > 2 * (unsigned long long)f->k - 3)
+      return fail(in->err, in->errlen, "%s: bad node depth %llu at byte %zu (k = %lu, previous depth %llu)",
+                  in->fname, f->nodes[i].depth, (size_t)(p + 16 - in->b), f->k, prev);
+    prev = f->nodes[i].depth;
+  }
+  rc = canon_forest(f, &dup);
+  if (rc < 0)
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  if (rc > 0)
+    return fail(in->err, in->errlen, "%s: label %llu twice among siblings at byte %zu", in->fname,
+                f->nodes[dup].label, at + KSLB_FIXED + 24 * dup);
+  return 0;
+}
+
+/* Parses the k-slab forest record at *pos (its tag already seen) and appends it to l. */
+static int parse_kslb(const struct in *in, size_t *pos, struct forests *l)
+{
+  size_t at = *pos;
+  struct pp_forest f;
+
+  if (in->len - at < KSLB_FIXED)
+    return fail(in->err, in->errlen, "%s: truncated forest record at byte %zu (file ends at byte %zu)",
+                in->fname, at, in->len);
+  f.k = get_u32(in->b + at + 4);
+  f.checksum = get_u64(in->b + at + 8);
+  f.fn = get_u64(in->b + at + 16);
+  f.nnodes = get_u64(in->b + at + 24);
+  f.dropped = get_u64(in->b + at + 32);
+  f.nodes = 0;
+  if (f.k == 0 ? f.checksum || f.fn || f.nnodes : f.k < 2 || f.k > KMAX)
+    return fail(in->err, in->errlen, "%s: bad k %lu in forest record at byte %zu (2 to %d)", in->fname,
+                f.k, at + 4, KMAX);
+  if (f.nnodes > (in->len - at - KSLB_FIXED) / 24)
+    return fail(in->err, in->errlen, "%s: truncated forest record at byte %zu (file ends at byte %zu)",
+                in->fname, at, in->len);
+  if (parse_nodes(in, at, &f) != 0) {
+    free(f.nodes);
+    return -1;
+  }
+  if (push_forest(l, &f) != 0)
+    return fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  *pos = at + KSLB_FIXED + 24 * (size_t)f.nnodes;
   return 0;
 }
 
@@ -660,7 +987,7 @@ static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
 }
 
 /* Walks the records after the header up to and including the trailer. */
-static int parse_body(const struct in *in, struct recs *l, struct pp_osph **osp)
+static int parse_body(const struct in *in, struct recs *l, struct pp_osph **osp, struct forests *fl)
 {
   size_t pos = HEADER_LEN;
   unsigned long nunits = 0, tag;
@@ -671,6 +998,11 @@ static int parse_body(const struct in *in, struct recs *l, struct pp_osph **osp)
     tag = get_u32(in->b + pos);
     if (tag == END_TAG)
       return parse_trailer(in, pos, nunits);
+    if (tag == KSLB_TAG) {
+      if (parse_kslb(in, &pos, fl) != 0)
+        return -1;
+      continue;
+    }
     if (tag == OSPH_TAG) {
       if (parse_osph(in, &pos, osp) != 0)
         return -1;
@@ -790,6 +1122,8 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   struct in in;
   struct recs l = {0, 0, 0};
   struct pp_osph *osp = 0;
+  struct forests fl = {0, 0, 0};
+  struct pp_profile forests;
   char msg[256];
 
   in.b = buf;
@@ -797,20 +1131,28 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.fname = fname ? fname : "<profile>";
   in.err = err;
   in.errlen = errlen;
-  out->nunits = 0;
-  out->units = 0;
-  out->osp = 0;
+  memset(out, 0, sizeof *out);
+  memset(&forests, 0, sizeof forests);
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
-      : parse_header(&in) != 0 || parse_body(&in, &l, &osp) != 0 || resolve_osph(&in, osp, &l) != 0) {
+      : parse_header(&in) != 0 || parse_body(&in, &l, &osp, &fl) != 0 || resolve_osph(&in, osp, &l) != 0) {
     free_units(l.v, l.n);
+    free_forests(fl.v, fl.n);
     free_osph(osp);
     return -1;
   }
+  if (fold_forests(fl.v, fl.n, &forests, msg, sizeof msg) != 0) {
+    free_units(l.v, l.n);
+    free_osph(osp);
+    return fail(err, errlen, "%s: %s", in.fname, msg);
+  }
   if (fold(l.v, l.n, out, msg, sizeof msg) != 0) {
+    pp_profile_free(&forests);
     free_osph(osp);
     return fail(err, errlen, "%s: %s", in.fname, msg);
   }
   out->osp = osp;
+  out->nforests = forests.nforests;
+  out->forests = forests.forests;
   return 0;
 }
 
@@ -1088,6 +1430,24 @@ static int put_osph(struct out *o, const struct pp_profile *c)
   return 0;
 }
 
+/* Appends one KSLB record of a canonical profile. */
+static void put_forest(struct out *o, const struct pp_forest *f)
+{
+  unsigned long long i;
+
+  put_u32(o, KSLB_TAG);
+  put_u32(o, f->k);
+  put_u64(o, f->checksum);
+  put_u64(o, f->fn);
+  put_u64(o, f->nnodes);
+  put_u64(o, f->dropped);
+  for (i = 0; i < f->nnodes && !o->failed; i++) {
+    put_u64(o, f->nodes[i].label);
+    put_u64(o, f->nodes[i].count);
+    put_u64(o, f->nodes[i].depth);
+  }
+}
+
 /* Streams a canonical copy of p through fn in the profile format. */
 int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx)
 {
@@ -1109,6 +1469,8 @@ int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx
     put_unit(&o, &c.units[i]);
   if (c.osp && put_osph(&o, &c) != 0)
     o.failed = 1;
+  for (i = 0; i < c.nforests && !o.failed; i++)
+    put_forest(&o, &c.forests[i]);
   put_u32(&o, END_TAG);
   put_u32(&o, (unsigned long)c.nunits);
   put_u64(&o, o.fnv);

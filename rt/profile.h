@@ -50,14 +50,38 @@ struct pp_osph {
   struct pp_ospblock *blocks;
 };
 
+/* One node of a k-slab forest in preorder: a Ball-Larus path id, its counter, its depth (0 for
+   a root; a node's parent is the nearest node before it one level up). */
+struct pp_knode {
+  unsigned long long label, count, depth;
+};
+
+/* One KSLB record (doc/formats.md section 2): the k-slab forest of function fn of the unit with
+   this checksum. The record with k == 0 (checksum 0, fn 0, no nodes) carries the ids dropped
+   before any forest could be made. */
+struct pp_forest {
+  unsigned long long checksum, fn;
+  unsigned long k;
+  unsigned long long dropped, nnodes;
+  struct pp_knode *nodes;
+};
+
 /* A whole profile. Profiles made by pp_profile_parse, pp_profile_read, pp_profile_merge and
    pp_profile_add_unit are canonical: units sorted by checksum with no checksum twice, hash entries
-   sorted by (fn, id) with no pair twice and every count > 0. An all-zero struct is empty. */
+   sorted by (fn, id) with no pair twice and every count > 0; forests sorted by (checksum, fn)
+   with no pair twice, each in preorder with siblings sorted by label and no label twice among
+   siblings. An all-zero struct is empty. */
 struct pp_profile {
   size_t nunits;
   struct pp_unitrec *units;
   struct pp_osph *osp;              /* the OSPH record, or 0 */
+  size_t nforests;
+  struct pp_forest *forests;
 };
+
+/* The k-slab forest of function fn of unit checksum in canonical p, or 0 if it has none. */
+const struct pp_forest *pp_profile_forest(const struct pp_profile *p, unsigned long long checksum,
+                                          unsigned long long fn);
 
 /* Parses and strictly validates the profile in buf; fname only names the input in messages.
    Returns 0, or -1 with err like "pathprof.out: truncated unit record at byte 120" and *out empty.
@@ -83,7 +107,8 @@ int pp_profile_read_one(const char *path, struct pp_profile *out, char *err, siz
 int pp_profile_add_crashes(const char *path, struct pp_profile *p, char ***names, size_t *nnames,
                            int strict, char *err, size_t errlen);
 
-/* Adds the counts of from into into (units matched by checksum, counts saturate at 2^64-1);
+/* Adds the counts of from into into (units matched by checksum, counts saturate at 2^64-1;
+   forests matched by checksum and function, joined as prefix forests with counters added);
    neither needs to be canonical, the result is. A unit with the same checksum but another
    ncounters is an error, and so are OSPH records on both sides (two random samples at their own
    rates do not add up); into is then unchanged. One side's OSPH record is kept. */

@@ -43,6 +43,16 @@ int __pathprof_execle(const char *, const char *, ...);
 int __pathprof_execlp(const char *, const char *, ...);
 int __pathprof_fexecve(int, char *const *, char *const *);
 void __pathprof_osp_block(struct __pathprof_unit *, unsigned long, unsigned long);
+struct __pathprof_ka {
+  struct __pathprof_unit *unit;
+  unsigned long fn;
+  unsigned long km1;
+  unsigned long pos;
+  void *fun;
+  void *top;
+  void *bottom;
+};
+__PATHPROF_EXT void __pathprof_kpath_id(struct __pathprof_ka *, unsigned long long);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2

@@ -90,6 +90,11 @@ static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
   clang_disposeString(fn);
 }
 
+/* k of a kpath-mode build, or 0 in path mode (--k=1 is path mode). */
+static unsigned kpath_k(const PPOptions *o) {
+  return o->kpath && o->k >= 2 ? o->k : 0;
+}
+
 /* dag -> number -> place for one function; on success it joins the unit's tables. */
 static void plan(Unit *u, PPFunc *f) {
   PPTabFunc t;
@@ -116,10 +121,11 @@ static void plan(Unit *u, PPFunc *f) {
       u->tab.ncounters += (uint64_t)t.counters;
     } else {
       pp_place_probes(&f->g);
-      t.hash = f->g.npaths > u->o->array_limit;
+      t.kpath = kpath_k(u->o) != 0;
+      t.hash = !t.kpath && f->g.npaths > u->o->array_limit;
       t.wide = pp_rewrite_needs_wide(&f->g);
       if (u->o->osp) t.hash = false;  /* osp counts no paths: no counters */
-      else if (!t.hash) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
+      else if (!t.hash && !t.kpath) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
     }
     VEC_PUSH(u->tab.funcs, t);
     VEC_PUSH(u->funcs, *f);
@@ -237,10 +243,11 @@ static bool gnu_output(const PPSource *src) {
 
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
-  char opts[128];
+  char opts[160];
   snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
-           u->o->osp ? "osp" : mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
+           u->o->osp ? "osp" : kpath_k(u->o) ? "kpath" : mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
            u->o->system_headers, u->o->conditions, u->o->counter_bits);
+  if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
   h = pp_fnv1a(h, opts, strlen(opts));
   /* the placement too: edge mode's counters sit where it put them */
@@ -307,7 +314,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
     PPGraph *g = &u->funcs.v[i].g;
     bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
     PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->osp, ext, how,
-                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe };
+                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o) };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
@@ -357,9 +364,10 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
-  u.tab.mode = pp_xstrdup(o->osp ? "osp" : mode_name(o->mode));
+  u.tab.mode = pp_xstrdup(o->osp ? "osp" : kpath_k(o) ? "kpath" : mode_name(o->mode));
   char cwd[4096];
   u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
+  u.tab.k = kpath_k(o);
   u.tab.conditions = o->conditions;
   u.tab.continuous = o->continuous;
   u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic" : "single";

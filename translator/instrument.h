@@ -29,6 +29,8 @@ typedef struct {
   PPMode mode;              /* path (Ball-Larus paths) or edge (counters on spanning-tree chords) */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
+  bool kpath;               /* --mode=kpath: path ids go to the k-slab forest (unless k is 1) */
+  unsigned k;               /* --k: BL paths per k-iteration path (2..64; 1 means path mode) */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;

@@ -617,13 +617,18 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
-  else if (!strcmp(a, "--mode=path")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = false; }
-  else if (!strcmp(a, "--mode=edge")) { d->opt.mode = PP_MODE_EDGE; d->opt.osp = false; }
+  else if (!strcmp(a, "--mode=path")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = false; d->opt.kpath = false; }
+  else if (!strcmp(a, "--mode=edge")) { d->opt.mode = PP_MODE_EDGE; d->opt.osp = false; d->opt.kpath = false; }
   else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
   else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
   else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
   else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
-  else if (!strcmp(a, "--mode=osp")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = true; }
+  else if (!strcmp(a, "--mode=osp")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = true; d->opt.kpath = false; }
+  else if (!strcmp(a, "--mode=kpath")) { d->opt.mode = PP_MODE_PATH; d->opt.kpath = true; d->opt.osp = false; }
+  else if (!strncmp(a, "--k=", 4)) {
+    d->opt.k = (unsigned)number(a, a + 4);
+    if (d->opt.k > 64) die("invalid value in %s (k is 1 to 64; 1 is path mode)", a);
+  }
   else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
   else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;
   else if (!strncmp(a, "--counter-bits=", 15)) die("invalid value in %s (32 or 64)", a);
@@ -748,6 +753,7 @@ int main(int argc, char **argv) {
   d.opt.hash_cap = 4096;
   d.opt.counter_bits = 64;
   d.int_bits = -1;
+  d.opt.k = 4;
   env_options(&d);
   config_file(&d);
   int i = 1;

@@ -1,5 +1,6 @@
 /* pathprof: the command-line reporter; each command lives in report.c. */
 #include "report.h"
+#include "kpaths.h"
 #include "coverage.h"
 #include "hostcmd.h"
 #include <stdio.h>
@@ -8,6 +9,7 @@
 static int usage(FILE *f) {
   fputs("usage: pathprof report [--top N] [--function NAME] [PROFILE]\n"
         "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
+        "       pathprof kpaths [--k N] [--top M] [--function NAME] [--tree] [--json] [PROFILE]\n"
         "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [-o FILE|DIR] [PROFILE]\n"
         "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
         "       pathprof diff A B\n"
@@ -24,6 +26,7 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "report")) return pp_cmd_report(argc - 2, argv + 2);
   if (!strcmp(argv[1], "dump")) return pp_cmd_dump(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "kpaths")) return pp_cmd_kpaths(argc - 2, argv + 2);
   if (!strcmp(argv[1], "coverage")) return pp_cmd_coverage(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge")) return pp_cmd_merge(argc - 2, argv + 2);
   if (!strcmp(argv[1], "diff")) return pp_cmd_diff(argc - 2, argv + 2);

@@ -2,6 +2,7 @@
 #include "report.h"
 #include "number.h"
 #include "flow.h"
+#include "kipf.h"
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -77,7 +78,7 @@ int pp_load(const char *profile, PPLoaded *l) {
   for (size_t i = 0; i < l->prof.nunits; i++) {
     const struct pp_unitrec *u = &l->prof.units[i];
     char *why = NULL, *path = find_tables(u, &why), *terr = NULL;
-    PPLoadedUnit lu = { u, {0}, path };
+    PPLoadedUnit lu = { u, {0}, path, &l->prof };
     if (!path) {
       fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s, and none with its checksum was found "
               "under $PATHPROF_DB or here\n", profile, u->checksum, why);
@@ -121,6 +122,30 @@ static int hotter(const void *a, const void *b) {
   return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static int by_id(const void *a, const void *b);
+
+/* Level 1 of a kpath function's k-IPF: its k-SF counters summed by id (ids outside the
+   function's paths are overflow). */
+static void forest_paths(const PPLoadedUnit *u, int fn, PPPathCount **out, size_t *n, uint64_t *overflow) {
+  const struct pp_forest *kf = pp_profile_forest(u->prof, u->rec->checksum, (unsigned long long)fn);
+  uint64_t npaths = u->tab.funcs.v[fn].g.npaths;
+  size_t m = kf ? (size_t)kf->nnodes : 0, k = 0;
+  PPPathCount *p = pp_xmalloc(sizeof *p * (m + 1));
+  for (size_t i = 0; i < m; i++) {
+    PPPathCount c = { kf->nodes[i].label, kf->nodes[i].count };
+    if (c.id >= npaths) *overflow = pp_sat_add(*overflow, c.count);
+    else p[k++] = c;
+  }
+  qsort(p, k, sizeof *p, by_id);
+  size_t j = 0;
+  for (size_t i = 0; i < k; i++) {
+    if (j && p[j - 1].id == p[i].id) p[j - 1].count = pp_sat_add(p[j - 1].count, p[i].count);
+    else if (p[i].count) p[j++] = p[i];
+  }
+  *out = p;
+  *n = j;
+}
+
 PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   VEC(PPPathCount) v = {0};
@@ -131,6 +156,9 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
     return NULL;
   }
   if (!f->hash) {
+  if (f->kpath) {
+    forest_paths(u, fn, &v.v, &v.n, overflow);
+  } else if (!f->hash) {
     for (uint64_t id = 0; id < f->g.npaths; id++) {
       PPPathCount p = { id, u->rec->counters[f->offset + id] };
       if (p.count) VEC_PUSH(v, p);
@@ -409,6 +437,36 @@ int pp_cmd_report(int argc, char **argv) {
 
 /* ---- dump ---- */
 
+/* "K <checksum> <fn> <count> <blocks>:<E|B>;..." for every n-gram of a kpath function's k-IPF
+   with a count (the oracle's input, regress/oracle.py --kpaths). */
+static void dump_kpaths(const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  const struct pp_forest *kf = pp_profile_forest(u->prof, u->rec->checksum, (unsigned long long)fn);
+  if (!f->kpath || !kf) return;
+  PPKipf t;
+  pp_kipf_build(kf, kf->k, &t);
+  int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
+  uint64_t *ids = pp_xmalloc(sizeof *ids * (kf->k + 1));
+  for (size_t i = 0; i < t.nodes.n; i++) {
+    if (!t.nodes.v[i].count) continue;
+    int n = pp_kipf_ngram(&t, (int)i, ids, (int)kf->k + 1);
+    printf("K %016llx %d %" PRIu64 " ", u->rec->checksum, fn, t.nodes.v[i].count);
+    for (int j = 0; j < n; j++) {
+      bool from, to;
+      int nb = pp_path_blocks(&f->g, ids[j], blocks, cap, &from, &to);
+      if (j) printf(";");
+      if (nb < 0) printf("#%" PRIu64, ids[j]);
+      for (int b = 0; b < nb; b++) printf("%s%d", b ? "," : "", blocks[b]);
+      if (nb >= 0) printf(":%s", to ? "B" : "E");
+    }
+    printf("\n");
+  }
+  if (kf->dropped) printf("KD %016llx %d %llu\n", u->rec->checksum, fn, kf->dropped);
+  free(ids);
+  free(blocks);
+  pp_kipf_free(&t);
+}
+
 static void dump_decoded(const PPLoaded *l) {
   for (size_t i = 0; i < l->units.n; i++) {
     const PPLoadedUnit *u = &l->units.v[i];
@@ -426,6 +484,7 @@ static void dump_decoded(const PPLoaded *l) {
         printf(" %s\n", to ? "B" : "E");
       }
       if (ovf) printf("O %016llx %zu %" PRIu64 "\n", u->rec->checksum, fn, ovf);
+      dump_kpaths(u, (int)fn);
       free(blocks);
       free(p);
     }
@@ -447,6 +506,13 @@ static void dump_raw(const char *file, const struct pp_profile *p) {
   if (p->osp)
     printf("osp hot list: %llu subpaths (%llu blocks), rate %llu, memory %llu of %llu bytes "
            "(see pathprof hot-subpaths)\n", p->osp->nentries, p->osp->nblocks, p->osp->rate, p->osp->used, p->osp->memory);
+  for (size_t i = 0; i < p->nforests; i++) {
+    const struct pp_forest *f = &p->forests[i];
+    printf("k-slab forest %016llx fn %llu, k %lu: %llu nodes, dropped %llu\n", f->checksum, f->fn, f->k, f->nnodes,
+           f->dropped);
+    for (unsigned long long k = 0; k < f->nnodes; k++)
+      printf("  %*s#%llu: %llu\n", (int)(2 * f->nodes[k].depth), "", f->nodes[k].label, f->nodes[k].count);
+  }
 }
 
 static void dump_tables(const PPTables *t) {

@@ -11,6 +11,7 @@ typedef struct {
   const struct pp_unitrec *rec;
   PPTables tab;
   char *tables_path;
+  const struct pp_profile *prof;   /* the whole profile: kpath functions' forests */
 } PPLoadedUnit;
 
 typedef struct {
@@ -26,7 +27,8 @@ int pp_load(const char *profile, PPLoaded *l);
 void pp_loaded_free(PPLoaded *l);
 
 /* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the
-   count of path ends with an out-of-range register. */
+   count of path ends with an out-of-range register. For a kpath function these are level 1 of
+   its k-IPF: the sums of its k-slab forest's counters by id. */
 PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow);
 
 /* One function of the program: the same function compiled into several units (a static inline

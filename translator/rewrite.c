@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define R "__pathprof_r"
+#define KA "__pathprof_ka"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
 enum { P_REGISTER, P_TRACE, P_EDGE };
@@ -20,6 +21,7 @@ typedef struct {
   const bool *zero;
   Pieces pieces;
   bool uses_r;
+  bool uses_ka;        /* kpath mode: some path end hands its id to the k-slab forest */
   const char *suffix;  /* integer-constant suffix of the register type */
   const char *u;       /* the unit descriptor as an lvalue of struct __pathprof_unit */
 } Gen;
@@ -81,12 +83,25 @@ static char *step(const Gen *g, const char *idx, bool down) {
 
 static char *bump(const Gen *g, const char *idx) { return step(g, idx, false); }
 
+/* kpath mode: where a path ends, its id R + add goes to the activation's k-slab forest
+   stream (the runtime keeps ids of any value within its own memory). */
+static char *kpath_id(Gen *g, uint64_t add, bool zero) {
+  g->uses_ka = true;
+  if (zero) return pp_xasprintf("__pathprof_kpath_id(&" KA ", %" PRIu64 "ULL)", add);
+  char *a = add_r(g, add);
+  g->uses_r = true;
+  char *s = pp_xasprintf("__pathprof_kpath_id(&" KA ", %s)", a ? a : R);
+  free(a);
+  return s;
+}
+
 /* The counter update where a path ends with id R + add (a constant if R is known 0). Array
    indices are bounds-checked so no value of R writes outside the function's slots. */
 static char *count(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
   uint64_t n = g->f->g.npaths;
   char *idx, *s;
+  if (l->kpath) return kpath_id(g, add, zero);
   if (l->hash) {
     const char *fn = l->counting == PP_COUNT_PLAIN ? "__pathprof_hash_add" : "__pathprof_hash_add_atomic";
     if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
@@ -391,6 +406,9 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",
                       lay->wide ? "long long" : "long"));
+  if (g.uses_ka) /* the activation's stream state: its initialisation is the routine-entry marker */
+    edit(ed, f->body_open, SIDE_OPEN, 0, true,
+         pp_xasprintf(" struct __pathprof_ka " KA " = { &%s, %dUL, %uUL, 0UL, 0, 0, 0 };", g.u, lay->fn, lay->kpath - 1));
   for (size_t i = 0; i < g.pieces.n; i++) free(g.pieces.v[i].text);
   VEC_FREE(g.pieces);
   return probes;

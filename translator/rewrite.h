@@ -23,6 +23,7 @@ typedef struct {
   bool edge;         /* edge mode: chords count into their slots (offset + slot), no register */
   int entry_slot;    /* edge mode: the slot counting entries (the virtual exit->entry chord), or -1 */
   bool *probe;       /* out, one per edge: code runs when the edge is taken (NULL: not wanted) */
+  unsigned kpath;    /* kpath mode: k (ids go to __pathprof_kpath_id), else 0 */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;

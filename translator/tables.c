@@ -59,10 +59,10 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
     if (!f->g.edges.v[i].dead) json_array_append_new(edges, edge_json(&f->g.edges.v[i]));
   json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:s, s:s, s:o, s:o, s:i, s:i}", "name", f->name,
                         "file", f->file, "line", (int)f->line, "end_line", (int)f->end_line,
-                        "paths", u64_str(f->g.npaths), "counter", f->hash ? "hash" : "array",
+                        "paths", u64_str(f->g.npaths), "counter", f->kpath ? "kpath" : f->hash ? "hash" : "array",
                         "register", f->wide ? "unsigned long long" : "unsigned long",
                         "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
-  if (!f->hash) json_object_set_new(o, "offset", u64_str(f->offset));
+  if (!f->hash && !f->kpath) json_object_set_new(o, "offset", u64_str(f->offset));
   if (f->name_line) json_object_set_new(o, "name_line", json_integer(f->name_line));
   if (edge_mode) {  /* the virtual exit->entry edge counts among the edges */
     json_object_set_new(o, "counters", json_integer(f->counters));
@@ -102,6 +102,7 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
   if (t->update) json_object_set_new(root, "update", json_string(t->update));
   if (t->continuous) json_object_set_new(root, "continuous", json_true());
   if (t->cwd) json_object_set_new(root, "cwd", json_string(t->cwd));
+  if (t->k) json_object_set_new(root, "k", json_integer((json_int_t)t->k));
   char *dg = digest(funcs);
   json_object_set_new(root, "digest", json_string(dg));
   free(dg);
@@ -204,9 +205,10 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
   f->end_line = (unsigned)json_integer_value(json_object_get(o, "end_line"));
   f->name_line = (unsigned)json_integer_value(json_object_get(o, "name_line"));
   f->hash = !strcmp(str_or(o, "counter", ""), "hash");
+  f->kpath = !strcmp(str_or(o, "counter", ""), "kpath");
   f->probes = (int)json_integer_value(json_object_get(o, "probes"));
   f->cfg_edges = (int)json_integer_value(json_object_get(o, "cfg_edges"));
-  if (!f->hash && get_u64(o, "offset", &f->offset)) return -1;
+  if (!f->hash && !f->kpath && get_u64(o, "offset", &f->offset)) return -1;
   json_t *entry = json_object_get(o, "entry_counter");
   f->counters = (int)json_integer_value(json_object_get(o, "counters"));
   f->entry_slot = entry ? (int)json_integer_value(entry) : -1;
@@ -263,6 +265,7 @@ static int tables_from_json(json_t *root, const char *path, PPTables *t, char **
   t->mode = pp_xstrdup(str_or(root, "mode", "path"));
   t->cwd = json_string_value(json_object_get(root, "cwd")) ? pp_xstrdup(str_or(root, "cwd", "")) : NULL;
   t->conditions = !strcmp(str_or(root, "decisions", "statements"), "conditions");
+  t->k = (unsigned)json_integer_value(json_object_get(root, "k"));
   get_u64(root, "ncounters", &t->ncounters);
   get_u64(root, "array_limit", &t->array_limit);
   t->hash_cap = (unsigned long)json_integer_value(json_object_get(root, "hash_cap"));

@@ -10,6 +10,7 @@ typedef struct {
   unsigned name_line;   /* the line of the function's name (0: tables from before it was recorded) */
   PPGraph g;            /* numbered and placed DAG */
   bool hash;            /* counts in the hash table instead of an array */
+  bool kpath;           /* ids go to the k-slab forest (KSLB record) instead of counters */
   uint64_t offset;      /* array mode: first counter slot */
   bool wide;            /* register type is unsigned long long */
   int probes;           /* sites that execute probe code */
@@ -25,6 +26,7 @@ typedef struct {
   uint64_t checksum;
   char *source, *mode;
   char *cwd;            /* the compiler's working directory (relative file names start there), or NULL */
+  unsigned k;           /* kpath mode: BL paths per k-iteration path; else 0 */
   bool conditions;      /* &&, || and ?: were decisions of their own */
   bool continuous;      /* built with --continuous (relocatable counters) */
   const char *update;   /* the counter update policy ("single", "atomic", "prefer-atomic"); NULL: single */

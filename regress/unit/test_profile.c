@@ -613,7 +613,7 @@ static void add(struct pp_profile *p, unsigned long long checksum, const char *n
 /* A deep copy of p, made by merging it into an empty profile. */
 static struct pp_profile copy_of(const struct pp_profile *p)
 {
-  struct pp_profile c = {0, 0, 0};
+  struct pp_profile c = {0};
   char err[256];
   if (pp_profile_merge(&c, p, err, sizeof err) != 0) {
     printf("not ok copy: %s\n", err);
@@ -640,7 +640,7 @@ static void test_merge(void)
                                   d10[] = {1, 1, 1, 1};
   static const struct pp_hent ah[] = {{1, 7, 2}, {0, 5, 1}}, bh[] = {{2, 1, 4}, {1, 7, 3}},
                               ch[] = {{1, 7, MAXC}, {0, 5, 0}};
-  struct pp_profile A = {0, 0, 0}, B = {0, 0, 0}, C = {0, 0, 0}, D = {0, 0, 0}, ab, ba, abc1, abc2, bc, t;
+  struct pp_profile A = {0}, B = {0}, C = {0}, D = {0}, ab, ba, abc1, abc2, bc, t;
   const struct pp_unitrec *r;
   struct buf before, after;
   char err[256];
@@ -705,7 +705,7 @@ static void test_merge(void)
 static struct pp_profile sample_profile(void)
 {
   static unsigned long long big[512];
-  struct pp_profile p = {0, 0, 0};
+  struct pp_profile p = {0};
   int i;
   for (i = 0; i < 512; i++)
     big[i] = (unsigned long long)i * 3;
