@@ -147,6 +147,16 @@ def osp_memory_bytes(snapshot):
     return None
 
 
+def kpath_forest_bytes(kpaths_json):
+    """Forest memory of a kpath run from `pathprof kpaths --json`: its k-slab forest nodes, 32
+    bytes each as rt/kpath.c holds them on 64-bit hosts (root tables not included)."""
+    try:
+        j = json.loads(kpaths_json)
+    except ValueError:
+        return None
+    return sum(int(f.get("ksf_nodes", 0)) for f in j.get("functions", [])) * 32
+
+
 def image_bytes(size_text):
     """text + data from Berkeley-format `size` output (second line): code and initialised
     data; zero-initialised counters (bss) are counted by counter memory instead."""
@@ -572,7 +582,7 @@ def clear_profiles(cell):
 
 def profile_written(cell, counters):
     names = os.listdir(cell)
-    if counters == "pathcc":
+    if counters in ("pathcc", "kpath"):
         return "pathprof.out" in names
     if counters == "osp":
         return "pathprof.osp" in names
@@ -854,6 +864,15 @@ def run(args):
                         c["run_cpu"], c["run_wall"] = [], []
                         fail(w, t, "output differs from %s's" % ref_tool)
         log("  round %d of %d done" % (r + 1, cfg["rounds"]))
+
+    # forest memory of kpath builds: from the last timed run's profile
+    for w in wls:
+        for t in avail:
+            c = cells["%s/%s" % (w["name"], t["name"])]
+            if t["counters"] == "kpath" and c["ok"]:
+                d = cdir(w, t)
+                c["counter_bytes"] = kpath_forest_bytes(out_of([os.path.join(TOP, "bin", "pathprof"), "kpaths", "--json",
+                                                                os.path.join(d, "pathprof.out")]) or "")
 
     # instruction counts (parallel: counts do not depend on load)
     if shutil.which("valgrind"):

@@ -76,13 +76,13 @@ static int first_to_set(int *flag)
   return __atomic_exchange_n(flag, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-/* Pushes a record source onto *head, publishing its fields first (release). */
-static void push_source(struct __pathprof_records **head, struct __pathprof_records *src)
+/* Pushes a record source onto *list, publishing its fields first (release). */
+static void push_source(struct __pathprof_records **list, struct __pathprof_records *src)
 {
-  struct __pathprof_records *h = __atomic_load_n(head, __ATOMIC_ACQUIRE);
+  struct __pathprof_records *h = __atomic_load_n(list, __ATOMIC_ACQUIRE);
   do
     src->next = h;
-  while (!__atomic_compare_exchange_n(head, &h, src, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  while (!__atomic_compare_exchange_n(list, &h, src, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 }
 #else
 #if defined(PATHPROF_IRQ_SAVE) && defined(PATHPROF_IRQ_RESTORE)
@@ -145,12 +145,12 @@ static int first_to_set(int *flag)
   return was == 0;
 }
 
-/* Pushes a record source onto *head inside the critical section. */
-static void push_source(struct __pathprof_records **head, struct __pathprof_records *src)
+/* Pushes a record source onto *list inside the critical section. */
+static void push_source(struct __pathprof_records **list, struct __pathprof_records *src)
 {
   unsigned long s = IRQ_SAVE();
-  src->next = *head;
-  *head = src;
+  src->next = *list;
+  *list = src;
   IRQ_RESTORE(s);
 }
 #endif

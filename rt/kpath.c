@@ -16,6 +16,7 @@
 
 #define KSLB_TAG 0x424C534BUL /* "KSLB" */
 #define KMAX 64               /* largest k; the dump's walk keeps 2k-2 levels on the stack */
+#define PAD_LABEL 0xffffffffffffffffULL /* padding of a record whose walk came up short */
 #define CHUNK_BYTES 65536UL   /* what a hosted thread asks its back end for at a time */
 #define FIRST_ROOTS 8         /* root-table entries of a new function forest (a power of 2) */
 #define FIRST_FUNS 16         /* function-table entries of a new thread (a power of 2) */
@@ -64,6 +65,14 @@ struct ctx {
 static __thread struct ctx *current;
 #endif
 static struct ctx *contexts;      /* newest first */
+
+/* Publishes a fully initialised node (or table) through *slot: a dump running in another
+   thread at the same time then sees it whole or not at all. */
+#ifdef PER_THREAD
+#define PUBLISH(slot, v) __atomic_store_n(&(slot), (v), __ATOMIC_RELEASE)
+#else
+#define PUBLISH(slot, v) ((slot) = (v))
+#endif
 static int source_added;
 
 #if PATHPROF_KPATH_POOL > 0
@@ -228,21 +237,23 @@ static struct fun *find_fun(struct ctx *c, const struct __pathprof_ka *a)
   unsigned long i;
   struct fun *f;
 
-  for (i = fun_slot(a->unit, a->fn, c->fcap); (f = c->ftab[i]) != 0; i = (i + 1) & (c->fcap - 1))
-    if (f->unit == a->unit && f->fn == a->fn)
+  const struct __pathprof_kfn *d = a->f;
+
+  for (i = fun_slot(d->unit, d->fn, c->fcap); (f = c->ftab[i]) != 0; i = (i + 1) & (c->fcap - 1))
+    if (f->unit == d->unit && f->fn == d->fn)
       return f;
   if (4 * (c->fused + 1) > 3 * c->fcap) {
     if (grow_funs(c) != 0)
       return 0;
-    for (i = fun_slot(a->unit, a->fn, c->fcap); c->ftab[i]; i = (i + 1) & (c->fcap - 1))
+    for (i = fun_slot(d->unit, d->fn, c->fcap); c->ftab[i]; i = (i + 1) & (c->fcap - 1))
       ;
   }
   f = alloc(c, sizeof *f);
   if (!f || !(f->tab = (struct node **)alloc_table(c, FIRST_ROOTS)))
     return 0;
-  f->unit = a->unit;
-  f->fn = a->fn;
-  f->km1 = a->km1;
+  f->unit = d->unit;
+  f->fn = d->fn;
+  f->km1 = d->km1 ? d->km1 : 1;
   f->roots = 0;
   f->cap = FIRST_ROOTS;
   f->used = 0;
@@ -307,7 +318,7 @@ static struct node *root(struct ctx *c, struct fun *f, unsigned long long r)
   if (!(n = new_node(c, f, r)))
     return 0;
   n->sib = f->roots;
-  f->roots = n;
+  PUBLISH(f->roots, n);
   f->tab[i] = n;
   f->used++;
   return n;
@@ -324,7 +335,7 @@ static struct node *child(struct ctx *c, struct fun *f, struct node *p, unsigned
   if (!(n = new_node(c, f, r)))
     return 0;
   n->sib = p->child;
-  p->child = n;
+  PUBLISH(p->child, n);
   return n;
 }
 
@@ -418,7 +429,7 @@ static void put_node(struct node *n, unsigned long depth, void *arg)
 static void put_fun(struct __pathprof_out *o, struct fun *f, int drain)
 {
   struct put p;
-  unsigned long long nodes = f->nodes;
+  unsigned long long nodes = f->nodes, i;
 
   __pathprof_out_u32(o, KSLB_TAG);
   __pathprof_out_u32(o, f->km1 + 1);
@@ -430,10 +441,10 @@ static void put_fun(struct __pathprof_out *o, struct fun *f, int drain)
   p.left = nodes;
   p.drain = drain;
   walk(f, put_node, &p);
-  for (; p.left > 0; p.left--) { /* cannot happen (nodes are never removed), keeps the size */
-    __pathprof_out_u64(o, 0);
-    __pathprof_out_u64(o, 0);
-    __pathprof_out_u64(o, 0);
+  for (i = 0; i < p.left; i++) { /* the walk missed nodes their thread added meanwhile: pad */
+    __pathprof_out_u64(o, PAD_LABEL - i); /* with zero counts under a root no path id has */
+    __pathprof_out_u64(o, 0);             /* (ids stay below 2^62), siblings all distinct */
+    __pathprof_out_u64(o, i ? 1 : 0);
   }
   if (drain)
     f->dropped = 0;

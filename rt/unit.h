@@ -43,10 +43,13 @@ int __pathprof_execle(const char *, const char *, ...);
 int __pathprof_execlp(const char *, const char *, ...);
 int __pathprof_fexecve(int, char *const *, char *const *);
 void __pathprof_osp_block(struct __pathprof_unit *, unsigned long, unsigned long);
-struct __pathprof_ka {
+struct __pathprof_kfn {
   struct __pathprof_unit *unit;
   unsigned long fn;
   unsigned long km1;
+};
+struct __pathprof_ka {
+  const struct __pathprof_kfn *f;
   unsigned long pos;
   void *fun;
   void *top;

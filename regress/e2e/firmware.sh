@@ -33,7 +33,7 @@ if [ -n "$pkgs" ]; then
 fi
 
 # ---- the runtime, freestanding: compiles warning-free and links with no library at all ----
-rt="$top/rt/core.c $top/rt/freestanding.c $top/rt/textdump.c $top/rt/semihost.c $top/rt/osp.c"
+rt="$top/rt/core.c $top/rt/freestanding.c $top/rt/textdump.c $top/rt/semihost.c $top/rt/osp.c $top/rt/kpath.c"
 cat >min.c <<'C'
 #include "core.h"
 static unsigned long long c[4], h[3 * 8];
@@ -42,6 +42,8 @@ static int sink(int ch) { return ch; }
 static int wsink(void *ctx, const void *buf, unsigned long len) { (void)ctx; (void)buf; (void)len; return 0; }
 int main(void)
 {
+  static const struct __pathprof_kfn d = {&u, 0, 2};
+  struct __pathprof_ka a = {&d, 0, 0, 0, 0};
   unsigned long i;
   pathprof_osp_configure(0);
   for (i = 0; i < 100000; i++)
@@ -49,6 +51,7 @@ int main(void)
   pathprof_osp_snapshot(wsink, 0);
   __pathprof_register(&u);
   __pathprof_hash_add(&u, 1, 2);
+  __pathprof_kpath_id(&a, 5);
   pathprof_dump_text(sink, "x", PATHPROF_TEXT_BASE64);
   pathprof_reset();
   return pathprof_semihost_write("x.prof");

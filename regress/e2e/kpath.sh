@@ -136,7 +136,8 @@ static unsigned char buf[1 << 20];
 static unsigned long n;
 static int sink(void *c, const void *p, unsigned long len) { (void)c; memcpy(buf + n, p, len); n += len; return 0; }
 int main(void) {
-  struct __pathprof_ka a = {&u, 0, 3, 0, 0, 0, 0};
+  static const struct __pathprof_kfn d = {&u, 0, 3};
+  struct __pathprof_ka a = {&d, 0, 0, 0, 0};
   struct pp_profile p;
   char err[200];
   unsigned long long ids = 0, kept = 0, i;

@@ -72,12 +72,16 @@ static void random_run(Run *r, unsigned *seed)
 static unsigned long play(const Run *r, unsigned long fn, unsigned k)
 {
   struct __pathprof_ka act[MAXLEN + 2];
+  struct __pathprof_kfn *d = malloc(sizeof *d); /* the function's descriptor */
   int top = -1;
+  d->unit = &unit;
+  d->fn = fn;
+  d->km1 = k - 1;
   unsigned long ids = 0;
   for (int i = 0; i < r->n; i++) {
     if (r->v[i].kind == EV_CALL) {
       top++;
-      act[top] = (struct __pathprof_ka){&unit, fn, k - 1, 0, 0, 0, 0};
+      act[top] = (struct __pathprof_ka){d, 0, 0, 0, 0};
     } else if (r->v[i].kind == EV_RET) {
       top--;
     } else {
@@ -85,6 +89,7 @@ static unsigned long play(const Run *r, unsigned long fn, unsigned k)
       ids++;
     }
   }
+  free(d);
   return ids;
 }
 
