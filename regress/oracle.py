@@ -190,67 +190,67 @@ class Replay:
                     self.block(cs, fn, blk, where)
 
 
-def load_decoded(path, errors):
-    """Returns a Counter like Replay.counts, from `pathprof dump --decode` output."""
-    counts = collections.Counter()
+def read_decoded(path):
+    """The lines of `pathprof dump --decode` output ('-': standard input), read once."""
     try:
         f = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")
     except OSError as e:
         raise Fail("cannot read decoded profile %s: %s" % (path, e))
     with f:
-        for lineno, line in enumerate(f, 1):
-            w = line.split()
-            if not w:
-                continue
-            where = "%s:%d" % (os.path.basename(path), lineno)
-            if w[0] == "P":
-                try:
-                    if len(w) != 6 or w[5] not in ("E", "B") or len(w[1]) != 16:
-                        raise ValueError
-                    int(w[1], 16)
-                    key = (w[1].lower(), int(w[2]), tuple(int(b) for b in w[4].split(",")), w[5])
-                    n = int(w[3])
-                    if n < 0:
-                        raise ValueError
-                except ValueError:
-                    raise Fail("%s: malformed path line %r" % (where, line.rstrip("\n")))
-                counts[key] += n
-            elif w[0] == "O":
-                try:
-                    n = int(w[3])
-                except (IndexError, ValueError):
-                    raise Fail("%s: malformed overflow line %r" % (where, line.rstrip("\n")))
-                if n != 0:
-                    errors.append("%s: overflow count %d for function %s of unit %s" % (where, n, w[2], w[1]))
+        return f.readlines()
+
+
+def load_decoded(path, lines, errors):
+    """Returns a Counter like Replay.counts, from the P and O lines of the decoded profile."""
+    counts = collections.Counter()
+    for lineno, line in enumerate(lines, 1):
+        w = line.split()
+        if not w:
+            continue
+        where = "%s:%d" % (os.path.basename(path), lineno)
+        if w[0] == "P":
+            try:
+                if len(w) != 6 or w[5] not in ("E", "B") or len(w[1]) != 16:
+                    raise ValueError
+                int(w[1], 16)
+                key = (w[1].lower(), int(w[2]), tuple(int(b) for b in w[4].split(",")), w[5])
+                n = int(w[3])
+                if n < 0:
+                    raise ValueError
+            except ValueError:
+                raise Fail("%s: malformed path line %r" % (where, line.rstrip("\n")))
+            counts[key] += n
+        elif w[0] == "O":
+            try:
+                n = int(w[3])
+            except (IndexError, ValueError):
+                raise Fail("%s: malformed overflow line %r" % (where, line.rstrip("\n")))
+            if n != 0:
+                errors.append("%s: overflow count %d for function %s of unit %s" % (where, n, w[2], w[1]))
     return +counts
 
 
-def load_kpaths(path):
-    """Returns a Counter like Replay.ngrams, from the K lines of `pathprof dump --decode` output."""
+def load_kpaths(path, lines):
+    """Returns a Counter like Replay.ngrams, from the K lines of the decoded profile."""
     counts = collections.Counter()
-    try:
-        f = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise Fail("cannot read decoded profile %s: %s" % (path, e))
-    with f:
-        for lineno, line in enumerate(f, 1):
-            w = line.split()
-            if not w or w[0] != "K":
-                continue
-            try:
-                if len(w) != 5 or len(w[1]) != 16:
+    for lineno, line in enumerate(lines, 1):
+        w = line.split()
+        if not w or w[0] != "K":
+            continue
+        try:
+            if len(w) != 5 or len(w[1]) != 16:
+                raise ValueError
+            int(w[1], 16)
+            gram = []
+            for p in w[4].split(";"):
+                blocks, end = p.split(":")
+                if end not in ("E", "B"):
                     raise ValueError
-                int(w[1], 16)
-                gram = []
-                for p in w[4].split(";"):
-                    blocks, end = p.split(":")
-                    if end not in ("E", "B"):
-                        raise ValueError
-                    gram.append((tuple(int(b) for b in blocks.split(",")), end))
-                n = int(w[3])
-            except ValueError:
-                raise Fail("%s:%d: malformed n-gram line %r" % (os.path.basename(path), lineno, line.rstrip("\n")))
-            counts[(w[1].lower(), int(w[2]), tuple(gram))] += n
+                gram.append((tuple(int(b) for b in blocks.split(",")), end))
+            n = int(w[3])
+        except ValueError:
+            raise Fail("%s:%d: malformed n-gram line %r" % (os.path.basename(path), lineno, line.rstrip("\n")))
+        counts[(w[1].lower(), int(w[2]), tuple(gram))] += n
     return +counts
 
 
@@ -387,8 +387,9 @@ def main(argv):
         if edges:
             problems = errors + compare_edges(funcs, replay, tables, edges, skip)
         else:
-            got = load_decoded(decoded, errors)
-            got_k = load_kpaths(decoded) if k else None
+            lines = read_decoded(decoded)
+            got = load_decoded(decoded, lines, errors)
+            got_k = load_kpaths(decoded, lines) if k else None
     except Fail as e:
         print("not ok oracle %s: %s" % (name, e))
         return 2

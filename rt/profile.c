@@ -371,19 +371,31 @@ struct forests {
   size_t n, cap;
 };
 
+/* Room for one more element of size sz in the array *v of *cap (n in use), doubling it;
+   0 or -1 (no memory, *v unchanged). */
+static int reserve(void **v, size_t *cap, size_t n, size_t sz)
+{
+  size_t c = *cap ? *cap * 2 : 16;
+  void *grown;
+  if (n < *cap)
+    return 0;
+  grown = c > (size_t)-1 / sz ? 0 : realloc(*v, c * sz);
+  if (!grown)
+    return -1;
+  *v = grown;
+  *cap = c;
+  return 0;
+}
+
 /* Appends an owned forest (consumed, also on error); 0 or -1 (no memory). */
 static int push_forest(struct forests *l, struct pp_forest *f)
 {
-  struct pp_forest *grown;
-  size_t cap = l->cap ? l->cap * 2 : 16;
-  if (l->n == l->cap) {
-    grown = cap > (size_t)-1 / sizeof *grown ? 0 : realloc(l->v, cap * sizeof *grown);
-    if (!grown) {
-      free(f->nodes);
-      return -1;
-    }
-    l->v = grown;
-    l->cap = cap;
+  void *v = l->v;
+  int rc = reserve(&v, &l->cap, l->n, sizeof *l->v);
+  l->v = v;
+  if (rc != 0) {
+    free(f->nodes);
+    return -1;
   }
   l->v[l->n++] = *f;
   return 0;
@@ -761,16 +773,12 @@ struct recs {
 /* Appends an owned record to the list (growing it by doubling); consumes u, also on error. */
 static int push(struct recs *l, struct pp_unitrec *u)
 {
-  struct pp_unitrec *grown;
-  size_t cap = l->cap ? l->cap * 2 : 16;
-  if (l->n == l->cap) {
-    grown = cap > (size_t)-1 / sizeof *grown ? 0 : realloc(l->v, cap * sizeof *grown);
-    if (!grown) {
-      free_unit(u);
-      return -1;
-    }
-    l->v = grown;
-    l->cap = cap;
+  void *v = l->v;
+  int rc = reserve(&v, &l->cap, l->n, sizeof *l->v);
+  l->v = v;
+  if (rc != 0) {
+    free_unit(u);
+    return -1;
   }
   l->v[l->n++] = *u;
   return 0;

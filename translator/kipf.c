@@ -90,6 +90,30 @@ void pp_kipf_free(PPKipf *t) {
   t->first_root = -1;
 }
 
+/* Orders node indices hottest first, ties by index, for qsort (the forest is rank_tree). */
+static const PPKipf *rank_tree;
+static int hotter_node(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  uint64_t cx = rank_tree->nodes.v[x].count, cy = rank_tree->nodes.v[y].count;
+  if (cx != cy) return cx > cy ? -1 : 1;
+  return x - y;
+}
+
+int *pp_kipf_ranked(const PPKipf *t, int first, int depth, size_t *n) {
+  VEC(int) v = {0};
+  if (depth < 0) {
+    for (int x = first; x >= 0; x = t->nodes.v[x].sib)
+      if (t->nodes.v[x].count) VEC_PUSH(v, x);
+  } else {
+    for (size_t x = 0; x < t->nodes.n; x++)
+      if (t->nodes.v[x].count && t->nodes.v[x].depth == (unsigned)depth) VEC_PUSH(v, (int)x);
+  }
+  rank_tree = t;
+  qsort(v.v, v.n, sizeof *v.v, hotter_node);
+  *n = v.n;
+  return v.v ? v.v : pp_xmalloc(sizeof(int));
+}
+
 int pp_kipf_ngram(const PPKipf *t, int i, uint64_t *ids, int cap) {
   int n = (int)t->nodes.v[i].depth + 1;
   assert(n <= cap);

@@ -25,6 +25,11 @@ typedef struct {
 void pp_kipf_build(const struct pp_forest *ksf, unsigned k, PPKipf *out);
 void pp_kipf_free(PPKipf *t);
 
+/* Nodes with a count, hottest first (ties by index): the siblings from `first` on (follow sib;
+   t->first_root for the roots) when depth is negative, else every node at that depth (0 for
+   the roots). Returns a malloc'd array of *n node indices. */
+int *pp_kipf_ranked(const PPKipf *t, int first, int depth, size_t *n);
+
 /* The ids of the n-gram of node i, root first, into ids[] (capacity cap >= depth + 1);
    returns n. */
 int pp_kipf_ngram(const PPKipf *t, int i, uint64_t *ids, int cap);

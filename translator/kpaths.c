@@ -143,31 +143,12 @@ static void print_hot(const Hot *h, size_t nh, size_t top) {
   if (nh > top) printf("\n  ... %zu more\n", nh - top);
 }
 
-/* Orders node indices hottest first (ties by index) for qsort; the k-IPF is in sort_tree. */
-static const PPKipf *sort_tree;
-static int node_cmp(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  uint64_t cx = sort_tree->nodes.v[x].count, cy = sort_tree->nodes.v[y].count;
-  if (cx != cy) return cx > cy ? -1 : 1;
-  return x - y;
-}
-
-/* A node's children (or the roots) with a count, hottest first, at most top of them. */
-static size_t hottest_children(const PPKipf *t, int first, int **out, size_t top) {
-  VEC(int) c = {0};
-  for (int x = first; x >= 0; x = t->nodes.v[x].sib)
-    if (t->nodes.v[x].count) VEC_PUSH(c, x);
-  sort_tree = t;
-  qsort(c.v, c.n, sizeof *c.v, node_cmp);
-  *out = c.v;
-  return c.n < top ? c.n : top;
-}
-
 /* The tree view: each node indented by its depth, hottest children first, top per level. */
 static void print_tree(const KFunc *k, int first, size_t top) {
   const PPTabFunc *f = &k->u->tab.funcs.v[k->fn];
-  int *kids;
-  size_t n = hottest_children(&k->t, first, &kids, top);
+  size_t n;
+  int *kids = pp_kipf_ranked(&k->t, first, -1, &n);
+  if (n > top) n = top;
   for (size_t i = 0; i < n; i++) {
     const PPKNode *x = &k->t.nodes.v[kids[i]];
     char *lines = pp_path_lines(&k->u->tab, f, x->label);
