@@ -40,7 +40,7 @@ bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
 	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
 
 bin/pathprof: build/translator/pathprof.o build/translator/report.o build/translator/coverage.o \
-              build/translator/outputs.o build/translator/html.o build/translator/profcmds.o build/translator/hotsub.o $(MODEL_O)
+              build/translator/outputs.o build/translator/html.o build/translator/profcmds.o build/translator/hotsub.o build/translator/kpaths.o $(MODEL_O)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) -lm
 

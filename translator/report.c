@@ -155,7 +155,6 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
     *n = 0;
     return NULL;
   }
-  if (!f->hash) {
   if (f->kpath) {
     forest_paths(u, fn, &v.v, &v.n, overflow);
   } else if (!f->hash) {
