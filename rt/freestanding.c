@@ -57,6 +57,8 @@ void __pathprof_osp_backend_init(void)
 /* A requested snapshot has nowhere to go on a bare target: the program dumps it itself. */
 void __pathprof_osp_backend_request(void)
 {
+}
+
 /* A bare-metal program's k-slab forests live in rt/kpath.c's static pool only. */
 void *__pathprof_kpath_more(unsigned long bytes)
 {

@@ -414,7 +414,7 @@ static int mem_write(void *ctx, const void *buf, unsigned long len)
 static int add_forests(struct pp_profile *p, char *err, size_t errlen)
 {
   struct membuf m = {0, 0, 0};
-  struct pp_profile f = {0, 0, 0, 0};
+  struct pp_profile f = {0};
   int rc = -1;
 
   if (__pathprof_dump_extra(mem_write, &m, 1) != 0)
@@ -430,7 +430,7 @@ static int add_forests(struct pp_profile *p, char *err, size_t errlen)
 static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, char *err,
                             size_t errlen)
 {
-  struct pp_profile view = {0, 0, 0, 0};
+  struct pp_profile view = {0};
   size_t i;
   int rc;
 

@@ -910,6 +910,8 @@ static int resolve_osph(const struct in *in, struct pp_osph *o, const struct rec
                   o->blocks[j].unit, l->n);
     o->blocks[j].unit = l->v[o->blocks[j].unit].checksum;
   }
+  return 0;
+}
 
 /* Reads the nodes of the forest record at `at` into f and checks they form a preorder of at
    most 2k-2 levels (k >= 2) with no label twice among siblings; the siblings are then sorted. */

@@ -351,7 +351,7 @@ int main(void)
                                {EV_ID, 0}, {EV_ID, 2}, {EV_ID, 3}}, 15};
   unsigned seed = 20261122;
   pthread_t th[NTHREADS];
-  struct pp_profile p, twice = {0, 0, 0, 0};
+  struct pp_profile p, twice = {0};
   char err[256], buf[512];
   int bad_ipf = 0, bad_sum = 0, bad_sub = 0, bad_trunc = 0;
 
