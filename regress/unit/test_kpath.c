@@ -3,8 +3,8 @@
 #include "core.h"
 #include "profile.h"
 #include "kipf.h"
+#include "check.h"
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,24 +14,6 @@
 #define MAXK 16
 #define NTHREADS 4
 #define THREAD_FN 900000
-
-static int failures;
-
-/* Prints "ok name" or "not ok name: why" for one check. */
-static void check(const char *name, int good, const char *fmt, ...)
-{
-  va_list ap;
-  if (good) {
-    printf("ok %s\n", name);
-    return;
-  }
-  failures++;
-  printf("not ok %s: ", name);
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  printf("\n");
-}
 
 static struct __pathprof_unit unit = {0, PATHPROF_UNIT_VERSION, 0x6b70617468746573ULL, "/t/kpath.pp.json", 0, 0, 0, 0, 0};
 
