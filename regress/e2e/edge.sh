@@ -5,22 +5,8 @@
 # profile (--placement-profile), counts the same; the share of edges instrumented.
 # EDGE_SEEDS picks the gen.py seeds (default 1..8).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/edge.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
-out=$E2E_DIR
-CC=${E2E_CC:-gcc}
-if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok edge: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
-run=""
-command -v timeout >/dev/null 2>&1 && run="timeout 20"
+e2e_name=edge
+. "$top/regress/private.sh"
 
 # known NAME: the functions of program NAME listed in edge_known.txt, one a line
 known() {

@@ -1,23 +1,8 @@
 #!/bin/sh
 # Every sample and regress/cases program, plain and through pathcc (-O0, -O2, GNU mode): same output and status, exact path counts.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/exact.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
-out=$E2E_DIR
-CC=${E2E_CC:-gcc}
-if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok exact: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
-run=""
-command -v timeout >/dev/null 2>&1 && run="timeout 20"
+e2e_name=exact
+. "$top/regress/private.sh"
 
 # check NAME DIR: runs plain and instrumented programs in DIR and compares them, then the counts
 check() {

@@ -2,23 +2,8 @@
 # Random programs from regress/gen.py (fixed seeds), plain and through pathcc --trace at -O0 and -O2: same behaviour, exact counts.
 # FUZZ_SEEDS="1 2 3" picks the seeds (default 1..25); FUZZ_FLAGS adds pathcc options (e.g. --array-limit=8).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/fuzz.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
-out=$E2E_DIR
-CC=${E2E_CC:-gcc}
-if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok fuzz: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
-run=""
-command -v timeout >/dev/null 2>&1 && run="timeout 20"
+e2e_name=fuzz
+. "$top/regress/private.sh"
 seeds=${FUZZ_SEEDS:-$(seq 1 25)}
 
 for seed in $seeds; do

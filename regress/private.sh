@@ -1,0 +1,20 @@
+# private.sh: sourced by e2e scripts (after setting top and e2e_name) to run in a private directory.
+# Other runs may share this tree, so the script re-runs itself in regress/out/NAME.XXXXXX, keeps that
+# directory only when something failed, and exits with its status. In the re-run it sets out (the
+# directory), CC (E2E_CC or gcc) and run (a 20 s timeout when there is one), and reports missing tools.
+if [ -z "${E2E_DIR:-}" ]; then
+  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/$e2e_name.XXXXXX") || exit 1
+  export E2E_DIR
+  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
+  rc=$(cat "$E2E_DIR/status")
+  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
+  exit "$rc"
+fi
+out=$E2E_DIR
+CC=${E2E_CC:-gcc}
+if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
+  echo "not ok $e2e_name: bin/pathcc or bin/pathprof missing (run make)"
+  exit 0
+fi
+run=""
+command -v timeout >/dev/null 2>&1 && run="timeout 20"
