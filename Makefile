@@ -115,8 +115,7 @@ bin/pathprof: build/translator/importlog.o build/translator/size.o
 CROSS   ?= arm-none-eabi-
 RT_ARCH ?= -mcpu=cortex-m3 -mthumb
 RT_NAME ?= cortex-m3
-RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/osp.c
-RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/kpath.c
+RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/osp.c rt/kpath.c
 RT_FS_CFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Werror -ffreestanding -nostdlib -Os \
                -ffunction-sections -fdata-sections
 RT_FS_DIR    = build/freestanding/$(RT_NAME)
