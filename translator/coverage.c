@@ -1205,7 +1205,7 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov) {
     }
   PPCovFile *sorted = pp_xmalloc(sizeof *sorted * (nf + 1));
   for (size_t i = 0; i < nf; i++) { sorted[i] = cov->files.v[order[i]]; newpos[order[i]] = (int)i; }
-  memcpy(cov->files.v, sorted, sizeof *sorted * nf);
+  if (nf) memcpy(cov->files.v, sorted, sizeof *sorted * nf);
   for (size_t i = 0; i < cov->funcs.n; i++) cov->funcs.v[i].file = newpos[cov->funcs.v[i].file];
   for (size_t i = 0; i < nf; i++) {
     PPCovFile *f = &cov->files.v[i];

@@ -249,7 +249,7 @@ static uint64_t sum(const PPPathCount *p, size_t n) {
 /* Adds another copy's counts to v: both lists by id, equal ids summed, hottest first again. */
 static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
   v->paths = pp_xrealloc(v->paths, sizeof *p * (v->n + n + 1));
-  memcpy(v->paths + v->n, p, sizeof *p * n);
+  if (n) memcpy(v->paths + v->n, p, sizeof *p * n);  /* p is NULL when empty */
   size_t m = v->n + n, k = 0;
   pp_sort(v->paths, m, sizeof *p, by_id);
   for (size_t i = 0; i < m; i++) {
