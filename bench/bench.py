@@ -125,8 +125,8 @@ def pathcc_counter_bytes(tables):
     total = 0
     for t in tables:
         total += int(t.get("ncounters", 0)) * 8
-        if any(f.get("counter") == "hash" for f in t.get("functions", [])):
-            total += int(t.get("hash_cap", 0)) * 24
+        if t.get("mode") == "ppp" or any(f.get("counter") == "hash" for f in t.get("functions", [])):
+            total += int(t.get("hash_cap", 0)) * 24   # ppp: every function may record residual paths
     return total
 
 
@@ -155,6 +155,42 @@ def kpath_forest_bytes(kpaths_json):
     except ValueError:
         return None
     return sum(int(f.get("ksf_nodes", 0)) for f in j.get("functions", [])) * 32
+def ppp_functions(tables):
+    """Per function of pathcc tables: name, static paths, counter kind and, for ppp builds, the
+    interesting set's size, its PPP slots and compactness (doc/formats.md section 4)."""
+    out = []
+    for t in tables:
+        for f in t.get("functions", []):
+            e = {"name": f.get("name"), "paths": int(f.get("paths", 0)), "counter": f.get("counter")}
+            if "interesting" in f:
+                e.update(interesting=len(f["interesting"]), slots=int(f.get("ppp_slots", 0)),
+                         **{"lambda": f.get("lambda")})
+            out.append(e)
+    return out
+
+
+def lambda_summary(funcs):
+    """The distribution of lambda over functions with interesting paths: counts in buckets
+    (=1, <=1.5, <=2, >2), the maximum and the number of such functions."""
+    ls = [f["lambda"] for f in funcs if f.get("interesting")]
+    return {"functions": len(ls), "one": sum(1 for x in ls if x <= 1.0),
+            "le1.5": sum(1 for x in ls if 1.0 < x <= 1.5), "le2": sum(1 for x in ls if 1.5 < x <= 2.0),
+            "gt2": sum(1 for x in ls if x > 2.0), "max": max(ls) if ls else None}
+
+
+def residual_counts(dump_text):
+    """Residual path executions and distinct residual paths of a ppp profile, from the hash
+    entries `pathprof dump` lists (`fn F path ID: COUNT`), plus the dropped path ends."""
+    execs = paths = dropped = 0
+    for line in dump_text.splitlines():
+        m = re.match(r"\s+fn \d+ path \d+: (\d+)$", line)
+        if m:
+            paths += 1
+            execs += int(m.group(1))
+        m = re.search(r"dropped (\d+)", line)
+        if m:
+            dropped += int(m.group(1))
+    return {"paths": paths, "executions": execs, "dropped": dropped}
 
 
 def image_bytes(size_text):
@@ -200,6 +236,29 @@ def cell_value(cell, key):
     if key == "counter_bytes":
         return cell.get("counter_bytes")
     raise KeyError(key)
+
+
+def ppp_view(raw):
+    """Per workload and ppp build: the lambda distribution, the functions path mode counts in its
+    hash table with what ppp made of them, the residual paths of the measured run and the run
+    time relative to path mode."""
+    cells, out = raw["cells"], []
+    for t in [t for t in raw["tools"] if t.get("available") and "{train}" in t["command"]]:
+        for w in [w for w in raw["workloads"] if w["available"]]:
+            c = cells.get("%s/%s" % (w["name"], t["name"])) or {}
+            path = cells.get("%s/%s" % (w["name"], TRAIN_TOOL)) or {}
+            if not c.get("ok"):
+                continue
+            funcs = c.get("function_counters", [])
+            byname = {f["name"]: f for f in funcs}
+            hashed = [byname.get(f["name"], {"name": f["name"]}) for f in path.get("function_counters", [])
+                      if f["counter"] == "hash"]
+            run = ratio(cell_value(c, "run"), cell_value(path, "run")) if path.get("ok") else None
+            out.append({"workload": w["name"], "tool": t["name"], "lambda": lambda_summary(funcs),
+                        "path_hash": hashed, "residual": c.get("residual"), "run_vs_path": run,
+                        "instructions_vs_path": ratio(cell_value(c, "instructions"), cell_value(path, "instructions"))
+                        if path.get("ok") else None})
+    return out
 
 
 def compute(raw):
@@ -261,6 +320,8 @@ def compute(raw):
                                  for t in shown}
     res["run_spread_median"] = median(spreads)
     res["osp_vs_path"] = osp_vs_path(res, workloads)
+
+    res["ppp"] = ppp_view(raw)
     for tool, ref, factor in GOALS:
         tg = res["geomean"]["run"].get(tool, {}).get("value")
         rg = res["geomean"]["run"].get(ref, {}).get("value")
@@ -382,6 +443,9 @@ def markdown(res):
         out.append("")
         out.append("osp at its defaults (hot list M = 32 KiB, a sample starting every 128 block entries on "
                    "average); its counter memory is M, path mode's its counters and hash tables.")
+
+    if res.get("ppp"):
+        out += ppp_markdown(res["ppp"])
     out.append("")
     out.append("### Goals (geometric mean of run-time overhead)")
     out.append("")
@@ -416,6 +480,36 @@ def markdown(res):
         for n in notes:
             out.append("- " + n)
     return "\n".join(out) + "\n"
+
+
+def ppp_markdown(rows):
+    """The ppp section: lambda per workload, run time against path mode, the functions path
+    mode hashes."""
+    out = ["", "### ppp: compactness and the functions path mode counts in a hash table", "",
+           "Interesting paths: those a training run (the path-mode build at the quick scale) executed. "
+           "λ = (max PPP id + 1) / interesting paths, per function with interesting paths.", "",
+           "| workload | build | functions | λ = 1 | ≤ 1.5 | ≤ 2 | > 2 | max λ | run time / path mode's | "
+           "instructions / path mode's | path-mode hash functions | residual paths (executions) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        l, res = r["lambda"], r.get("residual") or {}
+        out.append("| %s | %s | %d | %d | %d | %d | %d | %s | %s | %s | %d | %s |" % (
+            r["workload"], r["tool"], l["functions"], l["one"], l["le1.5"], l["le2"], l["gt2"],
+            "–" if l["max"] is None else "%.2f" % l["max"], fmt_ratio(r["run_vs_path"]),
+            fmt_ratio(r.get("instructions_vs_path")), len(r["path_hash"]),
+            "%d (%d)" % (res.get("paths", 0), res.get("executions", 0)) if res else "–"))
+    hashed = [(r["workload"], f) for r in rows for f in r["path_hash"]]
+    if hashed:
+        out += ["", "Functions path mode counts in its hash table (more paths than --array-limit), in ppp:", ""]
+        for wl, f in hashed:
+            if f.get("interesting"):
+                out.append("- %s `%s`: %d static paths; %d interesting in %d slots (λ %.2f), %s" % (
+                    wl, f["name"], f["paths"], f["interesting"], f["slots"], f["lambda"],
+                    "an array" if f["counter"] == "ppp" else "still the hash table"))
+            else:
+                out.append("- %s `%s`: %s static paths; no interesting path (hash table for residual paths only)" % (
+                    wl, f["name"], f.get("paths", "?")))
+    return out
 
 
 def chart(res, outdir):
@@ -534,8 +628,33 @@ int main(void) { printf("%d\n", f(100)); return 0; }
 """
 
 
-def tool_argv(t):
-    return [PATHCC if w == "{pathcc}" else w for w in shlex.split(t["command"])]
+TRAIN_TOOL = "pathcc path"   # {train}: a profile of this build of the workload, run at the quick scale
+
+
+def tool_argv(t, train=None):
+    """The build command; {pathcc} is this checkout's pathcc, {train} the training profile."""
+    return [PATHCC if w == "{pathcc}" else w.replace("{train}", train or "{train}") for w in shlex.split(t["command"])]
+
+
+def needs_train(t):
+    return "{train}" in t["command"]
+
+
+def train(argv, d, scale, src_args, env):
+    """Builds with argv into d/train and runs it at scale; returns the profile or None and why."""
+    td = os.path.join(d, "train")
+    shutil.rmtree(td, ignore_errors=True)
+    os.makedirs(td)
+    rc, _, _ = spawn(argv + src_args, td, env=env, stderr=os.path.join(td, "build.err"), timeout=600)
+    if rc != 0:
+        return None, "training build failed: " + first_line(read(os.path.join(td, "build.err")))
+    prof = os.path.join(td, "train.prof")
+    renv = dict(profile_env(td), PATHPROF_FILE=prof)
+    rc, _, _ = spawn(["./prog"] + ([str(scale)] if scale is not None else []), td, env=renv,
+                     stdout=os.path.join(td, "run.out"), timeout=900)
+    if rc != 0 or not os.path.exists(prof):
+        return None, "training run failed (exit %d)" % rc
+    return prof, None
 
 
 def profile_env(cell):
@@ -603,6 +722,11 @@ def probe_tool(t, workdir):
     argv = tool_argv(t)
     if not shutil.which(argv[0]) and not os.path.exists(argv[0]):
         return "%s not found" % argv[0]
+    if needs_train(t):
+        prof, why = train([PATHCC, "gcc", "-O2"], d, None, ["-o", "prog", os.path.join(d, "probe.c")], build_env())
+        if not prof:
+            return why
+        argv = tool_argv(t, prof)
     rc, _, _ = spawn(argv + ["-o", "probe", "probe.c"], d, env=build_env(), stderr=os.path.join(d, "build.err"),
                      timeout=120)
     err = read(os.path.join(d, "build.err"))
@@ -763,6 +887,17 @@ def run(args):
             cells["%s/%s" % (w["name"], t["name"])] = {"ok": True, "note": "", "build_cpu": [], "build_wall": [],
                                                        "run_cpu": [], "run_wall": []}
     benv = build_env()
+    # {train} builds (ppp): the workload's path-mode build run once at the quick scale gives the
+    # interesting paths, a training input smaller than the measured one
+    for w in wls:
+        for t in avail:
+            if needs_train(t):
+                prof, why = train([PATHCC, "--mode=path", "gcc", "-O2"] + w["cflags"], cdir(w, t), w["quick"],
+                                  ["-o", "prog"] + w["paths"] + ["-lm"], benv)
+                if prof:
+                    w.setdefault("train", {})[t["name"]] = prof
+                else:
+                    fail(w, t, why)
     dp = dot_pathcc(outdir)
     if dp:
         notes.append("%s selects what pathcc instruments in these builds" % dp)
@@ -773,7 +908,7 @@ def run(args):
                 if not c["ok"]:
                     continue
                 d = cdir(w, t)
-                argv = tool_argv(t) + w["cflags"] + ["-o", "prog"] + w["paths"] + ["-lm"]
+                argv = tool_argv(t, w.get("train", {}).get(t["name"])) + w["cflags"] + ["-o", "prog"] + w["paths"] + ["-lm"]
                 rc, cpu, wall = spawn(argv, d, env=benv, stderr=os.path.join(d, "build.err"), timeout=600)
                 if rc != 0:
                     fail(w, t, "build failed: " + first_line(read(os.path.join(d, "build.err"))))
@@ -812,6 +947,7 @@ def run(args):
                 c["units"] = len(tables)
                 c["functions"] = sum(len(x.get("functions", [])) for x in tables)
                 c["hash_functions"] = sum(1 for x in tables for f in x.get("functions", []) if f.get("counter") == "hash")
+                c["function_counters"] = ppp_functions(tables)
                 skipped = sum(len(x.get("skipped", [])) for x in tables)
                 if skipped:
                     notes.append("%s with %s: %d function(s) left uninstrumented (see the tables' \"skipped\")"
@@ -873,6 +1009,13 @@ def run(args):
                 d = cdir(w, t)
                 c["counter_bytes"] = kpath_forest_bytes(out_of([os.path.join(TOP, "bin", "pathprof"), "kpaths", "--json",
                                                                 os.path.join(d, "pathprof.out")]) or "")
+    # ppp builds: the residual paths of the last timed run (hash entries of its profile)
+    for w in wls:
+        for t in avail:
+            c = cells["%s/%s" % (w["name"], t["name"])]
+            if c["ok"] and needs_train(t):
+                dump = out_of([os.path.join(TOP, "bin", "pathprof"), "dump", os.path.join(cdir(w, t), "pathprof.out")])
+                c["residual"] = residual_counts(dump) if dump else None
 
     # instruction counts (parallel: counts do not depend on load)
     if shutil.which("valgrind"):

@@ -263,6 +263,13 @@ static unsigned long first_slot(unsigned long fn, unsigned long long id, unsigne
 #endif
 }
 
+/* A residual path of a ppp function (one outside its interesting set): counted like a hash-mode
+   path end. A separate, cold entry point, so the rare call does not cost the hot paths. */
+void __pathprof_residual(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  __pathprof_hash_add(u, fn, id);
+}
+
 /* Counts one path end of hash-mode function fn; at most 64 probes, never outside the table. */
 void __pathprof_hash_add(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
 {

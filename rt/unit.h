@@ -8,6 +8,13 @@
 #else
 #define __PATHPROF_EXT
 #endif
+/* __PATHPROF_COLD marks an entry point calls to which are rare (GNU compilers then keep its
+   calls out of hot loops' registers); the rewriter writes the attribute for them, else nothing. */
+#ifdef __GNUC__
+#define __PATHPROF_COLD __attribute__((__cold__))
+#else
+#define __PATHPROF_COLD
+#endif
 /* pathprof:prelude-begin */
 __PATHPROF_EXT struct __pathprof_unit {
   struct __pathprof_unit *next;
@@ -56,6 +63,7 @@ struct __pathprof_ka {
   void *bottom;
 };
 __PATHPROF_EXT void __pathprof_kpath_id(struct __pathprof_ka *, unsigned long long);
+__PATHPROF_EXT __PATHPROF_COLD void __pathprof_residual(struct __pathprof_unit *, unsigned long, unsigned long long);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2

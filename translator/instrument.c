@@ -7,6 +7,7 @@
 #include "place.h"
 #include "estimate.h"
 #include "profweights.h"
+#include "ppp.h"
 #include "rewrite.h"
 #include "tables.h"
 #include <fnmatch.h>
@@ -40,6 +41,8 @@ typedef struct {
   PPEdits edits;
   PPProfWeights *weights;   /* --placement-profile's counts, or NULL */
   char *weights_err;        /* why they could not be read */
+  uint64_t ppp_digest;      /* ppp: FNV-1a of every function's interesting set, for the checksum */
+  VEC(char *) changed;      /* ppp: functions whose graph differs from the one SPEC numbers */
 } Unit;
 
 static void collect_errors(Unit *u) {
@@ -95,6 +98,37 @@ static unsigned kpath_k(const PPOptions *o) {
   return o->kpath && o->k >= 2 ? o->k : 0;
 }
 
+/* ppp mode: f's interesting paths get compact ids and count in slots when those fit the array
+   limit and the register (PPP id above a Ball-Larus field); else every path end goes to the
+   hash table. Either way the set is in the tables, for the reporter. */
+static void plan_ppp(Unit *u, PPFunc *f, PPTabFunc *t) {
+  bool changed;
+  const PPIntFunc *in = pp_interesting_find(u->o->interesting, u->src.files.v[f->file], f->name, &f->g, &changed);
+  if (changed) VEC_PUSH(u->changed, pp_xstrdup(f->name));
+  int failed = pp_ppp_number(&f->g, in ? in->ids.v : NULL, in ? in->ids.n : 0, &t->num);
+  int k = pp_ppp_bits(f->g.npaths);
+  uint64_t s = t->num.slots;
+  t->ppp = true;
+  t->ppp_bits = k;
+  if (f->g.npaths <= u->o->ppp_keep_array && f->g.npaths <= u->o->array_limit) {
+    /* path mode's array, by Ball-Larus id: cheaper at a path end; the reporter tells the
+       residual paths from the set */
+    pp_place_probes(&f->g);
+    t->offset = u->tab.ncounters;
+    u->tab.ncounters += f->g.npaths + 1;
+  } else if ((t->ppp_array = !failed && s && s <= u->o->array_limit && k < 62 && s <= (1ULL << (62 - k)))) {
+    pp_ppp_place(&f->g, &t->num, k);
+    t->offset = u->tab.ncounters;
+    u->tab.ncounters += s;
+  } else {
+    t->hash = true;
+    pp_place_probes(&f->g);
+  }
+  u->ppp_digest = pp_fnv1a(u->ppp_digest, f->name, strlen(f->name) + 1);
+  u->ppp_digest = pp_fnv1a(u->ppp_digest, t->num.bl, sizeof(uint64_t) * t->num.n);
+  u->ppp_digest = pp_fnv1a(u->ppp_digest, &t->num.n, sizeof t->num.n);
+}
+
 /* dag -> number -> place for one function; on success it joins the unit's tables. */
 static void plan(Unit *u, PPFunc *f) {
   PPTabFunc t;
@@ -119,6 +153,9 @@ static void plan(Unit *u, PPFunc *f) {
       t.counters = pp_place_edges(&f->g, calls, &t.entry_slot);
       t.offset = u->tab.ncounters;
       u->tab.ncounters += (uint64_t)t.counters;
+    } else if (u->o->interesting) {
+      plan_ppp(u, f, &t);
+      t.wide = pp_rewrite_needs_wide(&f->g) || (t.ppp_array && (pp_ppp_table_size(&t.num) << t.ppp_bits) >= (1ULL << 31));
     } else {
       pp_place_probes(&f->g);
       t.kpath = kpath_k(u->o) != 0;
@@ -197,21 +234,41 @@ static char *c_string(const char *s) {
   return pp_str_take(&b);
 }
 
+/* ppp: per function whose code reads it, the register value each slot counts (holes hold a
+   value no path end that indexes them can have), in the register's type. */
+static void expect_tables(PPStr *s, const Unit *u, const bool *used, const char *ext) {
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    const PPTabFunc *t = &u->tab.funcs.v[i];
+    if (!used[i]) continue;
+    uint64_t *e = pp_ppp_expect(&t->num, t->ppp_bits), n = pp_ppp_table_size(&t->num);
+    pp_str_addf(s, "%sstatic const unsigned %s __pathprof_e%zu[%" PRIu64 "] = {", t->wide ? ext : "",
+                t->wide ? "long long" : "long", i, n);
+    for (uint64_t k = 0; k < n; k++) pp_str_addf(s, "%s%" PRIu64 "%s", k ? ", " : " ", e[k], t->wide ? "ULL" : "UL");
+    pp_str_add(s, " };\n");
+    free(e);
+  }
+}
+
 /* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
    from rt/unit.h at build time, so both sides share one definition. */
-static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls) {
+static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used) {
   char *tables = c_string(u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;
   PPStr s = {0};
   pp_str_add(&s, "# 1 \"<pathprof>\"\n");
-  for (const char *p = unit_struct, *m; *p; p = m + 14) {  /* __PATHPROF_EXT -> ext */
-    if (!(m = strstr(p, "__PATHPROF_EXT"))) { pp_str_add(&s, p); break; }
+  for (const char *p = unit_struct, *m, *c; *p;) {  /* __PATHPROF_EXT -> ext, __PATHPROF_COLD -> the attribute */
+    m = strstr(p, "__PATHPROF_EXT");
+    c = strstr(p, "__PATHPROF_COLD");
+    if (c && (!m || c < m)) m = c;
+    if (!m) { pp_str_add(&s, p); break; }
     pp_str_addn(&s, p, (size_t)(m - p));
-    pp_str_add(&s, ext);
+    pp_str_add(&s, m == c ? (*ext ? "__attribute__((__cold__))" : "") : ext);
+    p = m + (m == c ? 15 : 14);
   }
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
   if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
+  expect_tables(&s, u, used, ext);
   char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
                             u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
                             u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");
@@ -257,6 +314,10 @@ static uint64_t checksum(const Unit *u) {
       int64_t p[2] = { (int64_t)e->inc, e->slot };
       h = pp_fnv1a(h, p, sizeof p);
     }
+  if (u->o->interesting) {  /* the interesting sets decide what each counter means */
+    snprintf(opts, sizeof opts, " mode=ppp %016" PRIx64 " keep=%" PRIu64, u->ppp_digest, u->o->ppp_keep_array);
+    h = pp_fnv1a(h, opts, strlen(opts));
+  }
   return h;
 }
 
@@ -264,13 +325,17 @@ static char *warning_line(const Unit *u) {
   size_t n = 0;
   for (size_t i = 0; i < u->tab.skipped.n; i++) n += !u->tab.skipped.v[i].quiet;
   if (u->weights_err) return pp_xasprintf("%s: %s; probes placed by the static estimate", u->o->source, u->weights_err);
-  if (!n) return NULL;
+  if (!n && !u->changed.n) return NULL;
   PPStr s = {0};
-  pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, n, n > 1 ? "s" : "");
+  if (n) pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, n, n > 1 ? "s" : "");
   for (size_t i = 0, k = 0; i < u->tab.skipped.n; i++)
     if (!u->tab.skipped.v[i].quiet)
       pp_str_addf(&s, "%s %s (line %u): %s", k++ ? ";" : "", u->tab.skipped.v[i].name, u->tab.skipped.v[i].line,
                   u->tab.skipped.v[i].why);
+  if (u->changed.n) pp_str_addf(&s, "%s%s: %zu function%s changed since %s, all %s paths count as residual:", n ? "; " : "",
+                                u->o->source, u->changed.n, u->changed.n > 1 ? "s" : "", u->o->interesting->spec,
+                                u->changed.n > 1 ? "their" : "its");
+  for (size_t i = 0; i < u->changed.n; i++) pp_str_addf(&s, "%s %s", i ? "," : "", u->changed.v[i]);
   return pp_str_take(&s);
 }
 
@@ -304,7 +369,7 @@ static void add_warning(PPResult *res, char *line) {
 }
 
 static void rewrite_all(Unit *u, PPResult *res) {
-  bool any_hash = false, gnu = gnu_output(&u->src);
+  bool any_hash = false, gnu = gnu_output(&u->src), *used = pp_xcalloc(u->funcs.n, sizeof(bool));
   const char *ext = gnu ? "__extension__ " : "";
   char *why = NULL;
   int how = counting(u, gnu, &why);
@@ -313,16 +378,20 @@ static void rewrite_all(Unit *u, PPResult *res) {
     PPTabFunc *t = &u->tab.funcs.v[i];
     PPGraph *g = &u->funcs.v[i].g;
     bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
+    uint64_t *expect = t->ppp_array ? pp_ppp_expect(&t->num, t->ppp_bits) : NULL;
     PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->osp, ext, how,
-                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o) };
+                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o), t->ppp_array,
+                     t->num.slots, t->ppp_bits, pp_ppp_table_size(&t->num), expect, &used[i] };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
     free(zero);
     free(probe);
-    any_hash |= t->hash;
+    free(expect);
+    any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
   }
-  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL);
+  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used);
+  free(used);
   res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
   free(pre);
 }
@@ -335,6 +404,8 @@ static void unit_free(Unit *u) {
     pp_func_free(&u->funcs.v[i]);
   }
   VEC_FREE(u->funcs);
+  for (size_t i = 0; i < u->changed.n; i++) free(u->changed.v[i]);
+  VEC_FREE(u->changed);
   pp_edits_free(&u->edits);
   pp_profweights_free(u->weights);
   free(u->weights_err);
@@ -364,7 +435,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
-  u.tab.mode = pp_xstrdup(o->osp ? "osp" : kpath_k(o) ? "kpath" : mode_name(o->mode));
+  u.tab.mode = pp_xstrdup(o->osp ? "osp" : kpath_k(o) ? "kpath" : o->interesting ? "ppp" : mode_name(o->mode));
   char cwd[4096];
   u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
   u.tab.k = kpath_k(o);

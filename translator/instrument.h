@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include "interesting.h"
 
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
@@ -31,6 +32,8 @@ typedef struct {
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
   bool kpath;               /* --mode=kpath: path ids go to the k-slab forest (unless k is 1) */
   unsigned k;               /* --k: BL paths per k-iteration path (2..64; 1 means path mode) */
+  const PPInteresting *interesting;   /* --mode=ppp: the paths to number compactly (else NULL) */
+  uint64_t ppp_keep_array;  /* ppp: functions with at most this many paths keep path mode's array */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;

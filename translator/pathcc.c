@@ -24,6 +24,9 @@ typedef struct {
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   int int_bits;          /* the target's int width, once asked (-1 before, 0 unknown) */
+  bool ppp, hash_cap_given;  /* --mode=ppp; --hash-cap was given */
+  const char *interesting;   /* --interesting=SPEC */
+  PPInteresting spec;        /* SPEC, read once */
 } Driver;
 
 static const char *self = "pathcc";
@@ -616,15 +619,16 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--verbose")) d->verbose = true;
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
-  else if (!strncmp(a, "--hash-cap=", 11)) d->opt.hash_cap = (unsigned long)number(a, a + 11);
-  else if (!strcmp(a, "--mode=path")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = false; d->opt.kpath = false; }
-  else if (!strcmp(a, "--mode=edge")) { d->opt.mode = PP_MODE_EDGE; d->opt.osp = false; d->opt.kpath = false; }
+  else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
+  else if (!strcmp(a, "--mode=path")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = d->opt.kpath = d->ppp = false; }
+  else if (!strcmp(a, "--mode=edge")) { d->opt.mode = PP_MODE_EDGE; d->opt.osp = d->opt.kpath = d->ppp = false; }
+  else if (!strcmp(a, "--mode=ppp")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = d->opt.kpath = false; d->ppp = true; }  /* path probes, PPP counters */
   else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
   else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
   else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
   else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
-  else if (!strcmp(a, "--mode=osp")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = true; d->opt.kpath = false; }
-  else if (!strcmp(a, "--mode=kpath")) { d->opt.mode = PP_MODE_PATH; d->opt.kpath = true; d->opt.osp = false; }
+  else if (!strcmp(a, "--mode=osp")) { d->opt.mode = PP_MODE_PATH; d->opt.kpath = d->ppp = false; d->opt.osp = true; }
+  else if (!strcmp(a, "--mode=kpath")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = d->ppp = false; d->opt.kpath = true; }
   else if (!strncmp(a, "--k=", 4)) {
     d->opt.k = (unsigned)number(a, a + 4);
     if (d->opt.k > 64) die("invalid value in %s (k is 1 to 64; 1 is path mode)", a);
@@ -637,11 +641,25 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--update=prefer-atomic")) d->opt.update = PP_UPDATE_PREFER_ATOMIC, d->update_set = true;
   else if (!strcmp(a, "--continuous")) d->opt.continuous = true;
   else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
+  else if (!strncmp(a, "--interesting=", 14) && a[14]) d->interesting = a + 14;
+  else if (!strncmp(a, "--ppp-keep-array=", 17)) d->opt.ppp_keep_array = number(a, a + 17);
   else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
   else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
-  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (this version has --mode=path, --mode=edge and --mode=osp)", a);
+  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (path, edge, kpath, ppp or osp)", a);
   else return false;
   return true;
+}
+
+/* --mode=ppp needs --interesting=SPEC and the other way round; SPEC is read once here. A
+   residual path is recorded in the hash table, which ppp mode sizes for rare events. */
+static void ppp_options(Driver *d) {
+  char *err = NULL;
+  if (d->ppp && !d->interesting) die("%s needs --interesting=SPEC (a profile, hot:P%%:PROFILE or a JSON file)", "--mode=ppp");
+  if (!d->ppp && d->interesting) die("--interesting=%s needs --mode=ppp", d->interesting);
+  if (!d->ppp) return;
+  if (pp_interesting_load(d->interesting, &d->spec, &err)) die("--interesting: %s", err);
+  d->opt.interesting = &d->spec;
+  if (!d->hash_cap_given) d->opt.hash_cap = 1024;
 }
 
 static void env_options(Driver *d) {
@@ -784,6 +802,7 @@ int main(int argc, char **argv) {
     d.opt.osp_tls = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
     free(target);
   }
+  ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
   int rc = 0;

@@ -13,7 +13,7 @@ static int usage(FILE *f) {
         "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [-o FILE|DIR] [PROFILE]\n"
         "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
         "       pathprof diff A B\n"
-        "       pathprof residual --baseline TESTS [--baseline ...] [FIELD]\n"
+        "       pathprof residual [--baseline TESTS]... [FIELD]   (no baseline: a ppp build's own set)\n"
         "       pathprof import [-v] [--label NAME] [-o PROFILE] LOG|PROFILE...\n"
         "       pathprof hot-subpaths [--top K] [--confidence P] [--raw] [SNAPSHOT]\n"
         "       pathprof size [--baseline PLAIN] [--tables T.pp.json]... OBJECT\n"

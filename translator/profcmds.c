@@ -109,13 +109,16 @@ static const char *base(const char *p) {
   return s ? s + 1 : p;
 }
 
-static void collect(const PPLoaded *l, KPaths *out) {
+/* The executed paths of l; with uninteresting, only those of ppp functions outside their
+   interesting set (the residual paths the build itself detected). */
+static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
   size_t nv;
   PPFuncView *v = pp_program_functions(l, &nv);
   for (size_t i = 0; i < nv; i++) {
     const PPTabFunc *f = &v[i].u->tab.funcs.v[v[i].fn];
     const char *file = v[i].u->tab.files.v[f->file];
     for (size_t k = 0; k < v[i].n; k++) {
+      if (uninteresting && (!f->ppp || pp_ppp_slot(&f->num, v[i].paths[k].id) >= 0)) continue;
       KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", base(file), f->line, f->end_line),
                   pp_path_lines(&v[i].u->tab, f, v[i].paths[k].id), v[i].paths[k].id, v[i].paths[k].count };
       VEC_PUSH(*out, p);
@@ -128,6 +131,12 @@ static int kcmp(const void *a, const void *b) {
   const KPath *x = a, *y = b;
   int c = strcmp(x->func, y->func);
   return c ? c : strcmp(x->path, y->path);
+}
+
+static int kidcmp(const void *a, const void *b) {
+  const KPath *x = a, *y = b;
+  int c = kcmp(a, b);
+  return c ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
 static void kfree(KPaths *k) {
@@ -185,8 +194,8 @@ int pp_cmd_diff(int argc, char **argv) {
   if (pp_load(files[0], &la)) return 2;
   if (pp_load(files[1], &lb)) { pp_loaded_free(&la); return 2; }
   KPaths a = {0}, b = {0};
-  collect(&la, &a);
-  collect(&lb, &b);
+  collect(&la, &a, false);
+  collect(&lb, &b, false);
   ksort(&a);
   ksort(&b);
   VEC(Delta) d = {0};
@@ -226,6 +235,17 @@ int pp_cmd_diff(int argc, char **argv) {
 
 /* ---- residual ---- */
 
+/* Without a baseline the field profile must come from ppp builds: their tables hold the set. */
+static int all_ppp(const PPLoaded *l, const char *file) {
+  for (size_t i = 0; i < l->units.n; i++)
+    if (strcmp(l->units.v[i].tab.mode, "ppp")) {
+      fprintf(stderr, "pathprof residual: %s: unit %s was built in %s mode, not ppp; name the tests' profile with --baseline\n",
+              file, l->units.v[i].tab.source, l->units.v[i].tab.mode);
+      return -1;
+    }
+  return 0;
+}
+
 int pp_cmd_residual(int argc, char **argv) {
   VEC(const char *) base = {0};
   const char *field = NULL;
@@ -234,28 +254,29 @@ int pp_cmd_residual(int argc, char **argv) {
       if (i + 1 >= argc) { fprintf(stderr, "pathprof residual: --baseline needs a profile\n"); VEC_FREE(base); return 2; }
       VEC_PUSH(base, argv[++i]);
     } else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof residual: unknown option %s\n", argv[i]); VEC_FREE(base); return 2; }
-    else if (field) { fprintf(stderr, "usage: pathprof residual --baseline TESTS [--baseline ...] FIELD\n"); VEC_FREE(base); return 2; }
+    else if (field) { fprintf(stderr, "usage: pathprof residual [--baseline TESTS]... FIELD\n"); VEC_FREE(base); return 2; }
     else field = argv[i];
   }
-  if (!base.n) { fprintf(stderr, "usage: pathprof residual --baseline TESTS [--baseline ...] FIELD\n"); return 2; }
   field = profile_arg(field);
   KPaths seen = {0}, run = {0};
   int rc = 0;
   for (size_t i = 0; i < base.n && !rc; i++) {
     PPLoaded l;
     if (pp_load(base.v[i], &l)) { rc = 2; break; }
-    collect(&l, &seen);
+    collect(&l, &seen, false);
     rc = l.missing ? 2 : 0;
     pp_loaded_free(&l);
   }
   PPLoaded lf;
   if (!rc && pp_load(field, &lf)) rc = 2;
   if (rc) { kfree(&seen); VEC_FREE(base); return rc; }
-  collect(&lf, &run);
+  if (!base.n && all_ppp(&lf, field)) { pp_loaded_free(&lf); VEC_FREE(base); return 2; }
+  collect(&lf, &run, !base.n);
   if (lf.missing) rc = 2;
   pp_loaded_free(&lf);
   ksort(&seen);
-  ksort(&run);
+  if (base.n) ksort(&run);
+  else qsort(run.v, run.n, sizeof *run.v, kidcmp);  /* one build: ids tell paths with equal lines apart */
   /* the field's paths the baseline never ran, busiest function first */
   KPaths res = {0};
   size_t j = 0;
@@ -269,7 +290,7 @@ int pp_cmd_residual(int argc, char **argv) {
   for (size_t i = 0; i < res.n; i++) nfunc += !i || strcmp(res.v[i].func, res.v[i - 1].func);
   printf("pathprof residual: %zu paths of %s in %zu functions were never executed by", res.n, field, nfunc);
   for (size_t i = 0; i < base.n; i++) printf(" %s", base.v[i]);
-  printf("\n");
+  printf("%s\n", base.n ? "" : " the profile its ppp build was given (--interesting)");
   for (size_t i = 0; i < res.n;) {
     size_t k = i;
     uint64_t runs = 0;

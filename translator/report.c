@@ -146,6 +146,25 @@ static void forest_paths(const PPLoadedUnit *u, int fn, PPPathCount **out, size_
   *n = j;
 }
 
+/* ppp slots back to Ball-Larus ids: slot id[i] counts interesting path bl[i]; a count in a
+   hole cannot come from the instrumented code and is shown as overflow. */
+static uint64_t ppp_slots(const PPLoadedUnit *u, const PPTabFunc *f, PPPathCount **out, size_t *n) {
+  const unsigned long long *c = u->rec->counters + f->offset;
+  char *used = pp_xcalloc(f->num.slots + 1, 1);
+  uint64_t holes = 0;
+  *out = pp_xmalloc(sizeof(PPPathCount) * (f->num.n + 1));
+  *n = 0;
+  for (size_t i = 0; i < f->num.n; i++) {
+    used[f->num.id[i]] = 1;
+    PPPathCount p = { f->num.bl[i], c[f->num.id[i]] };
+    if (p.count) (*out)[(*n)++] = p;
+  }
+  for (uint64_t s = 0; s < f->num.slots; s++)
+    if (!used[s]) holes = pp_sat_add(holes, c[s]);
+  free(used);
+  return holes;
+}
+
 PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   VEC(PPPathCount) v = {0};
@@ -157,13 +176,17 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
   }
   if (f->kpath) {
     forest_paths(u, fn, &v.v, &v.n, overflow);
-  } else if (!f->hash) {
+  } else if (!f->hash && !f->ppp_array) {
     for (uint64_t id = 0; id < f->g.npaths; id++) {
       PPPathCount p = { id, u->rec->counters[f->offset + id] };
       if (p.count) VEC_PUSH(v, p);
     }
     *overflow = u->rec->counters[f->offset + f->g.npaths];
-  } else {
+  } else {  /* hash mode, or a ppp function's residual paths */
+    if (f->ppp_array) {
+      *overflow = ppp_slots(u, f, &v.v, &v.n);
+      v.cap = v.n;
+    }
     for (unsigned long long i = 0; i < u->rec->nhash; i++) {
       const struct pp_hent *h = &u->rec->hash[i];
       if (h->fn != (unsigned long long)fn) continue;
@@ -323,6 +346,7 @@ static void print_function(const PPFuncView *v, size_t top) {
   printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
          f->name, base(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
          f->cfg_edges, f->hash ? ", hash table" : "");
+  if (f->ppp) printf(", %zu interesting in %" PRIu64 " ppp slots", f->num.n, f->ppp_array ? f->num.slots : 0);
   if (v->copies > 1) printf(", compiled into %d units", v->copies);
   printf("\n");
   if (v->overflow) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", v->overflow);
@@ -523,11 +547,17 @@ static void dump_tables(const PPTables *t) {
     if (!f->hash) printf(" at %" PRIu64, f->offset);
     printf(", %d probes on %d edges\n", f->probes, f->cfg_edges);
     if (f->entry_slot >= 0) printf("  entries counted in counter %" PRIu64 "\n", f->offset + (uint64_t)f->entry_slot);
+    if (f->ppp) {
+      printf("  ppp: %zu interesting paths, %" PRIu64 " slots%s, lambda %.2f, Ball-Larus field %d bits\n", f->num.n,
+             f->num.slots, f->ppp_array ? "" : " (not used: counted in the hash table)", pp_ppp_lambda(&f->num), f->ppp_bits);
+      for (size_t k = 0; k < f->num.n; k++) printf("  path %" PRIu64 " -> ppp %" PRIu64 "\n", f->num.bl[k], f->num.id[k]);
+    }
     for (size_t e = 0; e < f->g.edges.n; e++) {
       const PPEdge *x = &f->g.edges.v[e];
       printf("  %d -> %d %-11s val %" PRIu64 " inc %" PRId64 "%s", x->src, x->dst, pp_edge_kind_name(x->kind), x->val,
              (int64_t)x->inc, x->chord ? " chord" : "");
       if (x->slot >= 0) printf(" counter %" PRIu64, f->offset + (uint64_t)x->slot);
+      if (f->ppp) printf(" ppp %" PRId64, f->num.w[e]);
       printf("\n");
     }
   }

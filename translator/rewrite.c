@@ -95,6 +95,35 @@ static char *kpath_id(Gen *g, uint64_t add, bool zero) {
   return s;
 }
 
+/* ppp: a path end with register R + add counts in slot q = R >> bits (masked to the expect
+   table's power-of-two size, so no bounds check) when the table says q's interesting path ends
+   with exactly this value; any other path is residual and goes to the hash table by its
+   Ball-Larus id, the low bits (exact whatever the PPP field holds). */
+static char *count_ppp(Gen *g, uint64_t add, bool zero) {
+  const PPLayout *l = g->lay;
+  uint64_t mask = l->bits ? (1ULL << l->bits) - 1 : 0, q = add >> l->bits;
+  /* atomic updates keep residual paths atomic too; else the cold entry point */
+  const char *res = l->counting == PP_COUNT_PLAIN ? "__pathprof_residual" : "__pathprof_hash_add_atomic";
+  char *idx, *b, *s;
+  if (zero && q < l->slots && l->expect[q] == add) {
+    idx = pp_xasprintf("%" PRIu64, l->offset + q);
+    s = bump(g, idx);
+    free(idx);
+    return s;
+  }
+  if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", res, g->u, l->fn, add & mask, (add & mask) >> 32 ? "ULL" : "UL");
+  char *a = add_r(g, add);
+  g->uses_r = true;
+  *l->uses_expect = true;
+  idx = pp_xasprintf("%" PRIu64 " + (" R " >> %d & %" PRIu64 "%s)", l->offset, l->bits, l->table - 1, g->suffix);
+  b = bump(g, idx);
+  s = pp_xasprintf("(%s%s__pathprof_e%d[" R " >> %d & %" PRIu64 "%s] == " R " ? (void)(%s) : %s(&%s, %d, " R
+                   " & %" PRIu64 "%s))", a ? a : "", a ? ", " : "", l->fn, l->bits, l->table - 1, g->suffix, b, res, g->u,
+                   l->fn, mask, g->suffix);
+  free(a); free(idx); free(b);
+  return s;
+}
+
 /* The counter update where a path ends with id R + add (a constant if R is known 0). Array
    indices are bounds-checked so no value of R writes outside the function's slots. */
 static char *count(Gen *g, uint64_t add, bool zero) {
@@ -102,6 +131,7 @@ static char *count(Gen *g, uint64_t add, bool zero) {
   uint64_t n = g->f->g.npaths;
   char *idx, *s;
   if (l->kpath) return kpath_id(g, add, zero);
+  if (l->ppp) return count_ppp(g, add, zero);
   if (l->hash) {
     const char *fn = l->counting == PP_COUNT_PLAIN ? "__pathprof_hash_add" : "__pathprof_hash_add_atomic";
     if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");

@@ -24,6 +24,12 @@ typedef struct {
   int entry_slot;    /* edge mode: the slot counting entries (the virtual exit->entry chord), or -1 */
   bool *probe;       /* out, one per edge: code runs when the edge is taken (NULL: not wanted) */
   unsigned kpath;    /* kpath mode: k (ids go to __pathprof_kpath_id), else 0 */
+  bool ppp;          /* ppp slots: the register holds PPP id << bits | Ball-Larus id */
+  uint64_t slots;    /* ppp: counters from offset, one per PPP id */
+  int bits;          /* ppp: width of the Ball-Larus field */
+  uint64_t table;    /* ppp: entries of the expect table, a power of two >= slots */
+  const uint64_t *expect;  /* ppp: per entry the register value that counts in that slot */
+  bool *uses_expect; /* ppp: set when the code reads the table __pathprof_e<fn> */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;

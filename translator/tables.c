@@ -38,10 +38,12 @@ static json_t *block_json(const PPBlock *b) {
   return o;
 }
 
-static json_t *edge_json(const PPEdge *e) {
+/* An edge; in ppp mode also its PPP weight (ppp != NULL). */
+static json_t *edge_json(const PPEdge *e, const int64_t *ppp) {
   json_t *o = json_pack("{s:i, s:i, s:s, s:o, s:o, s:b}", "src", e->src, "dst", e->dst,
                         "kind", pp_edge_kind_name(e->kind), "value", u64_str(e->val), "inc", i64_str(e->inc),
                         "chord", e->chord);
+  if (ppp) json_object_set_new(o, "ppp", i64_str((uint64_t)*ppp));
   if (e->slot >= 0) json_object_set_new(o, "counter", json_integer(e->slot));
   if (e->probe) json_object_set_new(o, "probe", json_true());
   if (e->dispatch) json_object_set_new(o, "dispatch", json_true());
@@ -50,16 +52,31 @@ static json_t *edge_json(const PPEdge *e) {
   return o;
 }
 
+/* A ppp function's interesting set: Ball-Larus ids, their PPP ids, slots, bits, compactness. */
+static void ppp_json(json_t *o, const PPTabFunc *f) {
+  json_t *bl = json_array(), *id = json_array();
+  for (size_t i = 0; i < f->num.n; i++) {
+    json_array_append_new(bl, u64_str(f->num.bl[i]));
+    json_array_append_new(id, u64_str(f->num.id[i]));
+  }
+  json_object_set_new(o, "interesting", bl);
+  json_object_set_new(o, "ppp_ids", id);
+  json_object_set_new(o, "ppp_slots", u64_str(f->num.slots));
+  json_object_set_new(o, "ppp_bits", json_integer(f->ppp_bits));
+  json_object_set_new(o, "lambda", json_real(pp_ppp_lambda(&f->num)));
+}
+
 bool pp_tables_edge_mode(const PPTables *t) { return t->mode && !strcmp(t->mode, "edge"); }
 
 static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
   json_t *blocks = json_array(), *edges = json_array();
   for (size_t i = 0; i < f->g.blocks.n; i++) json_array_append_new(blocks, block_json(&f->g.blocks.v[i]));
   for (size_t i = 0; i < f->g.edges.n; i++)
-    if (!f->g.edges.v[i].dead) json_array_append_new(edges, edge_json(&f->g.edges.v[i]));
+    if (!f->g.edges.v[i].dead) json_array_append_new(edges, edge_json(&f->g.edges.v[i], f->ppp ? &f->num.w[i] : NULL));
   json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:s, s:s, s:o, s:o, s:i, s:i}", "name", f->name,
                         "file", f->file, "line", (int)f->line, "end_line", (int)f->end_line,
-                        "paths", u64_str(f->g.npaths), "counter", f->kpath ? "kpath" : f->hash ? "hash" : "array",
+                        "paths", u64_str(f->g.npaths),
+                        "counter", f->kpath ? "kpath" : f->hash ? "hash" : f->ppp_array ? "ppp" : "array",
                         "register", f->wide ? "unsigned long long" : "unsigned long",
                         "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
   if (!f->hash && !f->kpath) json_object_set_new(o, "offset", u64_str(f->offset));
@@ -70,6 +87,7 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
     json_object_set_new(o, "edges_total", json_integer(f->cfg_edges + 1));
     if (f->entry_slot >= 0) json_object_set_new(o, "entry_counter", json_integer(f->entry_slot));
   }
+  if (f->ppp) ppp_json(o, f);
   return o;
 }
 
@@ -127,14 +145,18 @@ static const char *str_or(json_t *o, const char *key, const char *def) {
   return s ? s : def;
 }
 
-/* A decimal string member: unsigned, or two's complement when it may be negative. */
-static int get_num(json_t *o, const char *key, uint64_t *v, bool is_signed) {
-  const char *s = json_string_value(json_object_get(o, key));
+/* A decimal string (NULL: missing): unsigned, or two's complement when it may be negative. */
+static int num_text(const char *s, uint64_t *v, bool is_signed) {
   char *end;
   if (!s) return -1;
   errno = 0;
   *v = is_signed ? (uint64_t)strtoll(s, &end, 10) : strtoull(s, &end, 10);
   return *end || errno ? -1 : 0;
+}
+
+/* A decimal string member. */
+static int get_num(json_t *o, const char *key, uint64_t *v, bool is_signed) {
+  return num_text(json_string_value(json_object_get(o, key)), v, is_signed);
 }
 
 static int get_u64(json_t *o, const char *key, uint64_t *v) { return get_num(o, key, v, false); }
@@ -168,7 +190,7 @@ static int read_blocks(PPGraph *g, json_t *blocks, int nfiles) {
   return 0;
 }
 
-static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals) {
+static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals, int64_t *ppp) {
   size_t i;
   json_t *e;
   if (!json_is_array(edges)) return -1;
@@ -179,6 +201,9 @@ static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals) {
     if (kind < 0 || src < 0 || dst < 0 || (size_t)src >= g->blocks.n || (size_t)dst >= g->blocks.n) return -1;
     int id = pp_graph_add_edge(g, src, dst, (PPEdgeKind)kind);
     if (get_u64(e, "value", &vals[id]) || get_i64(e, "inc", &g->edges.v[id].inc)) return -1;
+    uint64_t w = 0;
+    if (ppp && get_i64(e, "ppp", &w)) return -1;
+    if (ppp) ppp[id] = (int64_t)w;
     g->edges.v[id].chord = json_is_true(json_object_get(e, "chord"));
     json_t *slot = json_object_get(e, "counter");
     if (slot && (!json_is_integer(slot) || json_integer_value(slot) < 0)) return -1;
@@ -193,8 +218,41 @@ static int read_edges(PPGraph *g, json_t *edges, uint64_t *vals) {
   return 0;
 }
 
+/* A string array of decimal numbers into v (allocated, n + 1 entries); -1 if malformed. */
+static int u64_array(json_t *a, uint64_t **v, size_t *n) {
+  size_t i;
+  json_t *x;
+  if (!json_is_array(a)) return -1;
+  *n = json_array_size(a);
+  *v = pp_xcalloc(*n + 1, sizeof(uint64_t));
+  json_array_foreach(a, i, x)
+    if (num_text(json_string_value(x), &(*v)[i], false)) return -1;
+  return 0;
+}
+
+/* A ppp function's set, renumbered with the rewriter's code: ids and weights must come out again. */
+static int read_ppp(PPTabFunc *f, json_t *o, const int64_t *w) {
+  uint64_t *bl = NULL, *id = NULL, slots;
+  size_t nbl = 0, nid = 0;
+  int rc = u64_array(json_object_get(o, "interesting"), &bl, &nbl) || u64_array(json_object_get(o, "ppp_ids"), &id, &nid) ||
+           nbl != nid || get_u64(o, "ppp_slots", &slots) ? -1 : 0;
+  f->ppp = true;
+  f->ppp_bits = (int)json_integer_value(json_object_get(o, "ppp_bits"));
+  f->ppp_array = !strcmp(str_or(o, "counter", ""), "ppp");
+  if (!rc) {
+    int failed = pp_ppp_number(&f->g, bl, nbl, &f->num);
+    rc = f->num.n != nbl || (f->ppp_array && (failed || f->num.slots != slots)) ? -1 : 0;
+    for (size_t i = 0; !rc && i < nbl; i++)
+      if (f->num.bl[i] != bl[i] || (f->ppp_array && f->num.id[i] != id[i])) rc = -1;
+    for (size_t i = 0; !rc && f->ppp_array && i < f->g.edges.n; i++)
+      if (f->num.w[i] != w[i]) rc = -1;
+  }
+  free(bl); free(id);
+  return rc;
+}
+
 /* Rebuilds one function's DAG and renumbers it; the stored values must come out again. */
-static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
+static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   const char *name = json_string_value(json_object_get(o, "name"));
   json_t *edges = json_object_get(o, "edges");
   uint64_t paths;
@@ -213,10 +271,12 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
   f->counters = (int)json_integer_value(json_object_get(o, "counters"));
   f->entry_slot = entry ? (int)json_integer_value(entry) : -1;
   if (f->counters < 0 || f->entry_slot >= f->counters || (entry && f->entry_slot < 0)) return -1;
+  if (ppp && !json_object_get(o, "interesting")) return -1;
   pp_graph_init(&f->g);
   if (f->file < 0 || f->file >= nfiles || read_blocks(&f->g, json_object_get(o, "blocks"), nfiles)) return -1;
   uint64_t *vals = pp_xcalloc(json_array_size(edges) + 1, sizeof(uint64_t));
-  int rc = read_edges(&f->g, edges, vals);
+  int64_t *w = ppp ? pp_xcalloc(json_array_size(edges) + 1, sizeof(int64_t)) : NULL;
+  int rc = read_edges(&f->g, edges, vals, w);
   if (!rc) {
     pp_graph_index(&f->g);
     int *order = pp_xmalloc(sizeof(int) * f->g.blocks.n);
@@ -229,7 +289,9 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles) {
     if (pp_edge_in_dag(&f->g.edges.v[i]) && f->g.edges.v[i].val != vals[i]) rc = -1;
     if (f->g.edges.v[i].slot >= f->counters) rc = -1;
   }
+  if (!rc && ppp) rc = read_ppp(f, o, w);
   free(vals);
+  free(w);
   return rc;
 }
 
@@ -275,7 +337,7 @@ static int tables_from_json(json_t *root, const char *path, PPTables *t, char **
   json_array_foreach(funcs, i, x) {
     PPTabFunc f;
     memset(&f, 0, sizeof f);
-    int bad = read_func(&f, x, (int)t->files.n);
+    int bad = read_func(&f, x, (int)t->files.n, !strcmp(t->mode, "ppp"));
     VEC_PUSH(t->funcs, f);
     if (bad) {
       *err = pp_xasprintf("%s: function %zu (%s) is damaged or does not renumber to its stored values", path, i,
@@ -320,7 +382,11 @@ int pp_tables_parse(const char *buf, size_t len, const char *name, PPTables *t, 
 
 void pp_tables_free(PPTables *t) {
   for (size_t i = 0; i < t->files.n; i++) free(t->files.v[i]);
-  for (size_t i = 0; i < t->funcs.n; i++) { free(t->funcs.v[i].name); pp_graph_free(&t->funcs.v[i].g); }
+  for (size_t i = 0; i < t->funcs.n; i++) {
+    free(t->funcs.v[i].name);
+    pp_graph_free(&t->funcs.v[i].g);
+    pp_ppp_free(&t->funcs.v[i].num);
+  }
   for (size_t i = 0; i < t->skipped.n; i++) { free(t->skipped.v[i].name); free(t->skipped.v[i].why); }
   VEC_FREE(t->files); VEC_FREE(t->funcs); VEC_FREE(t->skipped);
   free(t->source); free(t->mode); free(t->cwd);

@@ -2,6 +2,7 @@
 #ifndef PP_TABLES_H
 #define PP_TABLES_H
 #include "graph.h"
+#include "ppp.h"
 
 typedef struct {
   char *name;
@@ -17,6 +18,10 @@ typedef struct {
   int cfg_edges;        /* live CFG edges (back and cut included) */
   int counters;         /* edge mode: counter slots from offset (chords, the entry one included) */
   int entry_slot;       /* edge mode: slot counting entries (virtual exit->entry chord), or -1 */
+  bool ppp;             /* ppp mode: num holds the function's interesting set (maybe empty) */
+  PPPNumbering num;     /* interesting Ball-Larus ids, their PPP ids, the edges' PPP weights */
+  bool ppp_array;       /* interesting paths count in num.slots counters from offset */
+  int ppp_bits;         /* the register's low field: Ball-Larus id; above it the PPP id */
 } PPTabFunc;
 
 

@@ -42,6 +42,17 @@ tables = [{"ncounters": 42, "hash_cap": 1024, "functions": [{"counter": "array"}
           {"ncounters": 10, "hash_cap": 4096, "functions": [{"counter": "array"}, {"counter": "hash"}]}]
 check("pathcc_counter_bytes", b.pathcc_counter_bytes(tables) == 42 * 8 + 10 * 8 + 4096 * 24,
       b.pathcc_counter_bytes(tables))
+ppp_tables = [{"mode": "ppp", "ncounters": 7, "hash_cap": 1024, "functions": [
+    {"name": "f", "paths": "6", "counter": "ppp", "interesting": ["0", "1", "5"], "ppp_slots": "3", "lambda": 1.0},
+    {"name": "g", "paths": "9000", "counter": "ppp", "interesting": ["1", "70"], "ppp_slots": "4", "lambda": 2.0},
+    {"name": "h", "paths": "2", "counter": "hash", "interesting": [], "ppp_slots": "0", "lambda": 0.0}]}]
+check("pathcc_counter_bytes_ppp", b.pathcc_counter_bytes(ppp_tables) == 7 * 8 + 1024 * 24, b.pathcc_counter_bytes(ppp_tables))
+pf = b.ppp_functions(ppp_tables)
+check("ppp_functions", [(f["name"], f.get("interesting"), f.get("slots")) for f in pf] == [("f", 3, 3), ("g", 2, 4), ("h", 0, 0)], pf)
+ls = b.lambda_summary(pf + [{"name": "k", "interesting": 4, "lambda": 1.25}, {"name": "m", "interesting": 1, "lambda": 3.5}])
+check("lambda_summary", ls == {"functions": 4, "one": 1, "le1.5": 1, "le2": 1, "gt2": 1, "max": 3.5}, ls)
+dump = "profile p: 1 units\nunit 0123 /t.pp.json\n  counters 7, hash entries 2, dropped 3\n  [0] 5\n  fn 1 path 12: 4\n  fn 2 path 0: 6\n"
+check("residual_counts", b.residual_counts(dump) == {"paths": 2, "executions": 10, "dropped": 3}, b.residual_counts(dump))
 sz = "   text\t   data\t    bss\t    dec\t    hex\tfilename\n  20000\t   1000\t 300000\t 321000\t  4e5e8\tprog\n"
 check("image_bytes", b.image_bytes(sz) == 21000, b.image_bytes(sz))
 cg = "==1== Events    : Ir\n==1== Collected : 246650008\n==1==\n==1== I   refs:      246,650,008\n"
