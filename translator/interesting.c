@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The file name without its directories. */
 static const char *base(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
@@ -33,6 +34,8 @@ static void take_paths(PPIntFunc *f, const PPFuncView *v, double pct) {
   }
 }
 
+/* A profile's executed paths (all, or the hottest pct percent) of every function whose tables
+   the reporter's loader finds, with the graph each set numbers. */
 static int from_profile(const char *file, double pct, PPInteresting *out, char **err) {
   PPLoaded l;
   if (pp_load(file, &l)) { *err = pp_xasprintf("%s: not a usable profile (see above)", file); return -1; }
@@ -69,6 +72,7 @@ static int json_id(json_t *x, uint64_t *id) {
   return *end || errno ? -1 : 0;
 }
 
+/* The JSON form (doc/formats.md, interesting paths); the first malformed entry is the error. */
 static int from_json(const char *file, PPInteresting *out, char **err) {
   json_error_t je;
   json_t *root = json_load_file(file, 0, &je), *fn;

@@ -20,6 +20,7 @@ typedef struct {
    and the rank of its prefix among the node's prefixes. */
 typedef struct { int path, pos, rank; uint64_t prefix; } Visit;
 
+/* qsort orders: ids ascending; visits by prefix key. */
 static int by_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -62,6 +63,7 @@ static void decode_paths(const PPGraph *g, const uint64_t *ids, size_t n, Paths 
   }
 }
 
+/* Frees what decode_paths allocated. */
 static void free_paths(Paths *p, size_t n) {
   for (size_t i = 0; i < n; i++) { free(p->edges[i]); free(p->pre[i]); }
   free(p->edges); free(p->pre); free(p->len); free(p->pid);
@@ -134,6 +136,8 @@ static Visit *visits_by_node(const PPGraph *g, const Paths *p, size_t n, int **s
   return vs;
 }
 
+/* Figure 10 over every node in reverse topological order; at the entry, the paths' partial ids
+   are their PPP ids. */
 int pp_ppp_number(const PPGraph *g, const uint64_t *ids, size_t n, PPPNumbering *out) {
   memset(out, 0, sizeof *out);
   out->bl = pp_xmalloc(sizeof(uint64_t) * (n + 1));
