@@ -169,7 +169,8 @@ PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   VEC(PPPathCount) v = {0};
   *overflow = 0;
-  if (pp_tables_edge_mode(&u->tab) || (!f->hash && !f->kpath && f->offset + f->g.npaths >= u->rec->ncounters)) {
+  if (pp_tables_edge_mode(&u->tab) ||
+      (!f->hash && !f->kpath && f->offset + (f->ppp_array ? f->num.slots - 1 : f->g.npaths) >= u->rec->ncounters)) {
     /* no paths: counters sit on edges, or there are none (an osp unit) */
     *n = 0;
     return NULL;
