@@ -152,7 +152,7 @@ static bool loops(Est *s) {
   char *member = pp_xcalloc((size_t)s->nloops * (size_t)n + 1, 1);
   for (int l = 0; l < s->nloops; l++) ls[l] = l;
   size_est = s;
-  qsort(ls, (size_t)s->nloops, sizeof(int), by_size);
+  pp_sort(ls, (size_t)s->nloops, sizeof(int), by_size);
   for (int l = 0; l < s->nloops; l++) {
     heads[l] = s->heads[ls[l]];
     memcpy(member + (size_t)l * (size_t)n, s->member + (size_t)ls[l] * (size_t)n, (size_t)n);

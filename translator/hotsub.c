@@ -158,7 +158,7 @@ int pp_cmd_hot_subpaths(int argc, char **argv) {
     if ((double)o->entries[i].count >= min_sampled) h[n++] = estimate(o, &o->entries[i], confidence);
     samples += o->entries[i].count;
   }
-  qsort(h, n, sizeof *h, by_estimate);
+  pp_sort(h, n, sizeof *h, by_estimate);
   if (raw)
     printf("# osp %s: rate %llu, %llu samples, %llu subpaths, confidence %g\n", file, o->rate, samples, o->nentries,
            confidence);

@@ -68,7 +68,7 @@ void pp_kipf_build(const struct pp_forest *ksf, unsigned k, PPKipf *out) {
   out->k = k;
   for (size_t i = 0; i < n; i++) order[i] = i;
   sort_base = ksf->nodes;
-  qsort(order, n, sizeof *order, by_label);
+  pp_sort(order, n, sizeof *order, by_label);
   for (size_t i = 0; i < n; i++) {
     const struct pp_knode *rho = &ksf->nodes[order[i]];
     if (last_root < 0 || out->nodes.v[last_root].label != rho->label) {
@@ -109,7 +109,7 @@ int *pp_kipf_ranked(const PPKipf *t, int first, int depth, size_t *n) {
       if (t->nodes.v[x].count && t->nodes.v[x].depth == (unsigned)depth) VEC_PUSH(v, (int)x);
   }
   rank_tree = t;
-  qsort(v.v, v.n, sizeof *v.v, hotter_node);
+  pp_sort(v.v, v.n, sizeof *v.v, hotter_node);
   *n = v.n;
   return v.v ? v.v : pp_xmalloc(sizeof(int));
 }

@@ -108,7 +108,7 @@ static Hot *hottest(const KFunc *v, size_t nv, size_t *n) {
         Hot x = { &v[i], (int)j };
         VEC_PUSH(h, x);
       }
-  qsort(h.v, h.n, sizeof *h.v, hot_cmp);
+  pp_sort(h.v, h.n, sizeof *h.v, hot_cmp);
   *n = h.n;
   return h.v;
 }

@@ -119,7 +119,7 @@ static void spanning_tree(const PPGraph *g, bool edge_mode, double virt, bool *i
     if (edge_mode ? cfg_live(&g->edges.v[i]) : pp_edge_in_dag(&g->edges.v[i])) idx[m++] = (int)i;
   if (edge_mode) idx[m++] = (int)g->edges.n;
   sort_set = &set;
-  qsort(idx, (size_t)m, sizeof(int), by_weight);
+  pp_sort(idx, (size_t)m, sizeof(int), by_weight);
   for (int i = 0; i < m; i++) {
     bool virtual_edge = idx[i] == (int)g->edges.n;
     int src = virtual_edge ? PP_EXIT : g->edges.v[idx[i]].src, dst = virtual_edge ? PP_ENTRY : g->edges.v[idx[i]].dst;

@@ -36,7 +36,7 @@ static size_t clean_ids(const PPGraph *g, const uint64_t *ids, size_t n, uint64_
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
     if (ids[i] < g->npaths) out[k++] = ids[i];
-  qsort(out, k, sizeof *out, by_u64);
+  pp_sort(out, k, sizeof *out, by_u64);
   size_t m = 0;
   for (size_t i = 0; i < k; i++)
     if (!m || out[m - 1] != out[i]) out[m++] = out[i];
@@ -71,7 +71,7 @@ static void free_paths(Paths *p, size_t n) {
 
 /* Ranks the visits' prefixes 0..r-1 (equal prefix, equal rank); returns r. */
 static int rank_prefixes(Visit *vs, int m) {
-  qsort(vs, (size_t)m, sizeof *vs, by_prefix);
+  pp_sort(vs, (size_t)m, sizeof *vs, by_prefix);
   int r = -1;
   for (int i = 0; i < m; i++) {
     if (!i || vs[i].prefix != vs[i - 1].prefix) r++;

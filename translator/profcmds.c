@@ -276,7 +276,7 @@ int pp_cmd_residual(int argc, char **argv) {
   pp_loaded_free(&lf);
   ksort(&seen);
   if (base.n) ksort(&run);
-  else qsort(run.v, run.n, sizeof *run.v, kidcmp);  /* one build: ids tell paths with equal lines apart */
+  else pp_sort(run.v, run.n, sizeof *run.v, kidcmp);  /* one build: ids tell paths with equal lines apart */
   /* the field's paths the baseline never ran, busiest function first */
   KPaths res = {0};
   size_t j = 0;

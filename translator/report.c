@@ -136,7 +136,7 @@ static void forest_paths(const PPLoadedUnit *u, int fn, PPPathCount **out, size_
     if (c.id >= npaths) *overflow = pp_sat_add(*overflow, c.count);
     else p[k++] = c;
   }
-  qsort(p, k, sizeof *p, by_id);
+  pp_sort(p, k, sizeof *p, by_id);
   size_t j = 0;
   for (size_t i = 0; i < k; i++) {
     if (j && p[j - 1].id == p[i].id) p[j - 1].count = pp_sat_add(p[j - 1].count, p[i].count);
