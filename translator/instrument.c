@@ -10,6 +10,7 @@
 #include "ppp.h"
 #include "rewrite.h"
 #include "tables.h"
+#include <assert.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
 
 /* k of a kpath-mode build, or 0 in path mode (--k=1 is path mode). */
 static unsigned kpath_k(const PPOptions *o) {
-  return o->kpath && o->k >= 2 ? o->k : 0;
+  return o->mode == PP_MODE_KPATH ? o->k : 0;
 }
 
 /* ppp mode: f's interesting paths get compact ids and count in slots when those fit the array
@@ -153,7 +154,7 @@ static void plan(Unit *u, PPFunc *f) {
       t.counters = pp_place_edges(&f->g, calls, &t.entry_slot);
       t.offset = u->tab.ncounters;
       u->tab.ncounters += (uint64_t)t.counters;
-    } else if (u->o->interesting) {
+    } else if (u->o->mode == PP_MODE_PPP) {
       plan_ppp(u, f, &t);
       t.wide = pp_rewrite_needs_wide(&f->g) || (t.ppp_array && (pp_ppp_table_size(&t.num) << t.ppp_bits) >= (1ULL << 31));
     } else {
@@ -161,7 +162,7 @@ static void plan(Unit *u, PPFunc *f) {
       t.kpath = kpath_k(u->o) != 0;
       t.hash = !t.kpath && f->g.npaths > u->o->array_limit;
       t.wide = pp_rewrite_needs_wide(&f->g);
-      if (u->o->osp) t.hash = false;  /* osp counts no paths: no counters */
+      if (u->o->mode == PP_MODE_OSP) t.hash = false;  /* osp counts no paths: no counters */
       else if (!t.hash && !t.kpath) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
     }
     VEC_PUSH(u->tab.funcs, t);
@@ -173,8 +174,19 @@ static void plan(Unit *u, PPFunc *f) {
   pp_func_free(f);
 }
 
-/* The mode's name in tables and checksums. */
-static const char *mode_name(PPMode m) { return m == PP_MODE_EDGE ? "edge" : "path"; }
+/* The modes' names, as --mode= takes them and the tables and checksums record them. */
+static const char *const mode_names[] = { "path", "edge", "kpath", "ppp", "osp" };
+
+const char *pp_mode_name(PPMode m) {
+  assert((size_t)m < sizeof mode_names / sizeof *mode_names);
+  return mode_names[m];
+}
+
+int pp_mode_named(const char *name) {
+  for (int m = 0; m < (int)(sizeof mode_names / sizeof *mode_names); m++)
+    if (!strcmp(name, mode_names[m])) return m;
+  return -1;
+}
 
 static bool glob_any(char **globs, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)
@@ -282,7 +294,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
-  if (u->o->osp)  /* the runtime's skip counter, per thread where the host runtime is linked */
+  if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
     pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
                 u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
   free(tables);
@@ -302,7 +314,7 @@ static bool gnu_output(const PPSource *src) {
 static uint64_t checksum(const Unit *u) {
   char opts[160];
   snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
-           u->o->osp ? "osp" : kpath_k(u->o) ? "kpath" : mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
+           pp_mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
            u->o->system_headers, u->o->conditions, u->o->counter_bits);
   if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
   uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
@@ -379,7 +391,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
     PPGraph *g = &u->funcs.v[i].g;
     bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
     uint64_t *expect = t->ppp_array ? pp_ppp_expect(&t->num, t->ppp_bits) : NULL;
-    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->osp, ext, how,
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->mode == PP_MODE_OSP, ext, how,
                      u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o), t->ppp_array,
                      t->num.slots, t->ppp_bits, pp_ppp_table_size(&t->num), expect, &used[i] };
     bool *zero = pp_place_zero(g);
@@ -435,7 +447,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
-  u.tab.mode = pp_xstrdup(o->osp ? "osp" : kpath_k(o) ? "kpath" : o->interesting ? "ppp" : mode_name(o->mode));
+  u.tab.mode = pp_xstrdup(pp_mode_name(o->mode));
   char cwd[4096];
   u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
   u.tab.k = kpath_k(o);

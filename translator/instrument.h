@@ -9,7 +9,9 @@
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
 /* What the instrumented code records (--mode=). */
-typedef enum { PP_MODE_PATH, PP_MODE_EDGE } PPMode;
+typedef enum { PP_MODE_PATH, PP_MODE_EDGE, PP_MODE_KPATH, PP_MODE_PPP, PP_MODE_OSP } PPMode;
+/* Modes other than edge all place path mode's register increments. */
+#define PP_MODE_HAS_PATHS(m) ((m) != PP_MODE_EDGE)
 /* How edge frequencies are estimated for probe placement (--estimate=). */
 typedef enum { PP_EST_WU_LARUS, PP_EST_LOOP } PPEstimator;
 
@@ -17,7 +19,6 @@ typedef struct {
   const char *source;       /* the user's source file, for the tables */
   const char *tables;       /* absolute path of the tables file to write */
   bool trace;               /* also log block entries (the oracle build) */
-  bool osp;                 /* --mode=osp: online subpath profiling hooks instead of path counting */
   bool osp_tls;             /* osp: the skip counter is per thread (the compiler targets the host) */
   uint64_t array_limit;     /* functions with more paths count in the hash table */
   unsigned long hash_cap;   /* entries of the unit's hash table */
@@ -27,11 +28,10 @@ typedef struct {
   int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC or _PREFER_ATOMIC */
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
-  PPMode mode;              /* path (Ball-Larus paths) or edge (counters on spanning-tree chords) */
+  PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
-  bool kpath;               /* --mode=kpath: path ids go to the k-slab forest (unless k is 1) */
-  unsigned k;               /* --k: BL paths per k-iteration path (2..64; 1 means path mode) */
+  unsigned k;               /* kpath: BL paths per k-iteration path (2..64) */
   const PPInteresting *interesting;   /* --mode=ppp: the paths to number compactly (else NULL) */
   uint64_t ppp_keep_array;  /* ppp: functions with at most this many paths keep path mode's array */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
@@ -47,5 +47,9 @@ typedef struct {
 
 /* Instruments the preprocessed file ipath. Returns 0, or -1 with *err set when the unit
    cannot be handled at all (the caller then compiles it unchanged). */
+/* A mode's name (path, edge, kpath, ppp, osp), and the mode a name stands for (-1: none). */
+const char *pp_mode_name(PPMode m);
+int pp_mode_named(const char *name);
+
 int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **err);
 #endif

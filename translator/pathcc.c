@@ -24,7 +24,7 @@ typedef struct {
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   int int_bits;          /* the target's int width, once asked (-1 before, 0 unknown) */
-  bool ppp, hash_cap_given;  /* --mode=ppp; --hash-cap was given */
+  bool hash_cap_given;       /* --hash-cap was given */
   const char *interesting;   /* --interesting=SPEC */
   PPInteresting spec;        /* SPEC, read once */
 } Driver;
@@ -620,15 +620,11 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
-  else if (!strcmp(a, "--mode=path")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = d->opt.kpath = d->ppp = false; }
-  else if (!strcmp(a, "--mode=edge")) { d->opt.mode = PP_MODE_EDGE; d->opt.osp = d->opt.kpath = d->ppp = false; }
-  else if (!strcmp(a, "--mode=ppp")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = d->opt.kpath = false; d->ppp = true; }  /* path probes, PPP counters */
+  else if (!strncmp(a, "--mode=", 7) && pp_mode_named(a + 7) >= 0) d->opt.mode = (PPMode)pp_mode_named(a + 7);
   else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
   else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
   else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
   else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
-  else if (!strcmp(a, "--mode=osp")) { d->opt.mode = PP_MODE_PATH; d->opt.kpath = d->ppp = false; d->opt.osp = true; }
-  else if (!strcmp(a, "--mode=kpath")) { d->opt.mode = PP_MODE_PATH; d->opt.osp = d->ppp = false; d->opt.kpath = true; }
   else if (!strncmp(a, "--k=", 4)) {
     d->opt.k = (unsigned)number(a, a + 4);
     if (d->opt.k > 64) die("invalid value in %s (k is 1 to 64; 1 is path mode)", a);
@@ -654,9 +650,10 @@ static bool own_option(Driver *d, const char *a) {
    residual path is recorded in the hash table, which ppp mode sizes for rare events. */
 static void ppp_options(Driver *d) {
   char *err = NULL;
-  if (d->ppp && !d->interesting) die("%s needs --interesting=SPEC (a profile, hot:P%%:PROFILE or a JSON file)", "--mode=ppp");
-  if (!d->ppp && d->interesting) die("--interesting=%s needs --mode=ppp", d->interesting);
-  if (!d->ppp) return;
+  bool ppp = d->opt.mode == PP_MODE_PPP;
+  if (ppp && !d->interesting) die("%s needs --interesting=SPEC (a profile, hot:P%%:PROFILE or a JSON file)", "--mode=ppp");
+  if (!ppp && d->interesting) die("--interesting=%s needs --mode=ppp", d->interesting);
+  if (!ppp) return;
   if (pp_interesting_load(d->interesting, &d->spec, &err)) die("--interesting: %s", err);
   d->opt.interesting = &d->spec;
   if (!d->hash_cap_given) d->opt.hash_cap = 1024;
@@ -797,7 +794,8 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
     return run(&a, NULL, d.verbose);
   }
-  if (d.opt.osp) {  /* per-thread skip counters where our host runtime (which has them) is linked */
+  if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
+  if (d.opt.mode == PP_MODE_OSP) {  /* per-thread skip counters where our host runtime (which has them) is linked */
     char *target = capture(&d, "-dumpmachine");
     d.opt.osp_tls = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
     free(target);
