@@ -2,6 +2,7 @@
    network): an index of files and functions, annotated source per file, and per function its
    hot paths (choosing one highlights its lines and CFG edges) and a CFG picture. */
 #include "html.h"
+#include "kipf.h"
 #include "number.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #define HOT_PATHS 25      /* paths listed per function */
+#define HOT_KPATHS 10     /* k-iteration paths listed per kpath function */
 #define MAX_DRAWN 400     /* blocks beyond which the CFG is listed, not drawn */
 
 static const char css[] =
@@ -37,7 +39,7 @@ static const char script[] =
   "p.getAttribute('data-lines').split(' ').forEach(function(n){var r=document.getElementById('L'+n);if(r)r.classList.add('sel');});"
   "p.getAttribute('data-edges').split(' ').forEach(function(e){var g=document.getElementById(e);if(g)g.classList.add('sel');});"
   "document.body.setAttribute('data-path',id);}"
-  "function fromHash(){var m=/path=(\\d+)/.exec(location.hash);if(m)pick(m[1]);}"
+  "function fromHash(){var m=/path=(k?\\d+)/.exec(location.hash);if(m)pick(m[1]);}"
   "window.addEventListener('hashchange',fromHash);document.addEventListener('DOMContentLoaded',fromHash);";
 
 /* ---- small writers ---- */
@@ -232,6 +234,47 @@ static void sec_paths(FILE *o, const FnPage *p) {
   fputs("</section>\n", o);
 }
 
+/* kpath builds: the hottest paths of k iterations from the function's forest (as pathprof
+   kpaths shows them); choosing one highlights the lines and edges of all its iterations. */
+static void sec_kpaths(FILE *o, const FnPage *p) {
+  const PPFuncView *v = p->fn->view;
+  if (!p->fn->f->kpath) return;
+  const struct pp_forest *ksf = pp_profile_forest(v->u->prof, v->u->rec->checksum, (unsigned long long)v->fn);
+  fputs("<section id=\"kpaths\"><h2>Hot k-iteration paths</h2>\n", o);
+  if (!ksf || !ksf->nnodes) { fputs("<p>No path of this function ran.</p></section>\n", o); return; }
+  PPKipf t;
+  pp_kipf_build(ksf, (unsigned)ksf->k, &t);
+  size_t n;
+  int *hot = pp_kipf_ranked(&t, -1, (int)t.k - 1, &n);
+  uint64_t total = 0, ids[64];
+  for (size_t i = 0; i < n; i++) total = pp_sat_add(total, t.nodes.v[hot[i]].count);
+  if (!n) fprintf(o, "<p>No activation of this function ran %u paths in a row.</p>\n", t.k);
+  else fprintf(o, "<p>Consecutive paths of one activation, %u at a time%s. Choose one to highlight all its iterations.</p>\n"
+          "<ol class=\"paths\">\n", t.k, v->copies > 1 ? " (from the first unit it was compiled into)" : "");
+  for (size_t i = 0; i < n && i < HOT_KPATHS; i++) {
+    const PPKNode *x = &t.nodes.v[hot[i]];
+    PPStr edges = {0}, lines = {0};
+    int m = pp_kipf_ngram(&t, hot[i], ids, 64);
+    for (int j = 0; j < m; j++) path_marks(p, ids[j], &edges, &lines);
+    fprintf(o, "<li class=\"path\" id=\"pk%zu\" data-lines=\"%s\" data-edges=\"%s\"><a href=\"#path=k%zu\"><b>%" PRIu64
+            "</b> (%.1f%%)", i, lines.s ? lines.s : "", edges.s ? edges.s : "", i, x->count, 100.0 * (double)x->count / (double)total);
+    for (int j = 0; j < m; j++) {
+      char *text = pp_path_lines(&v->u->tab, p->fn->f, ids[j]);
+      fprintf(o, "<br>%s #%" PRIu64 ": ", j ? "then" : "&nbsp;", ids[j]);
+      pp_fputs_xml(o, text);
+      free(text);
+    }
+    fputs("</a></li>\n", o);
+    free(edges.s); free(lines.s);
+  }
+  if (n) fputs("</ol>\n", o);
+  if (n > HOT_KPATHS) fprintf(o, "<p>%zu more (pathprof kpaths --function NAME --top N lists them).</p>\n", n - HOT_KPATHS);
+  if (ksf->dropped) fprintf(o, "<p>%llu path ids found no memory for their forest nodes and are not counted here.</p>\n", ksf->dropped);
+  fputs("</section>\n", o);
+  free(hot);
+  pp_kipf_free(&t);
+}
+
 /* "B3 12-13" for a block: its number and its lines in the function's file. */
 static char *block_label(const FnPage *p, int b) {
   const PPBlock *bl = &p->fn->f->g.blocks.v[b];
@@ -353,7 +396,7 @@ static void sec_source(FILE *o, const FnPage *p) {
 }
 
 /* The sections of a function's page, top to bottom. */
-static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_cfg, sec_source };
+static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_kpaths, sec_cfg, sec_source };
 
 static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) {
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };

@@ -1,8 +1,8 @@
 #!/bin/sh
 # pathprof coverage --format html: a self-contained report (no network), checked in headless Chromium:
 # the index lists every file and function, a URL fragment #path=ID (what a click sets) highlights
-# exactly the path's lines and CFG edges, the plain-list CFG without Graphviz, edge mode; screenshots
-# go to regress/out/html-*.png.
+# exactly the path's lines and CFG edges, the plain-list CFG without Graphviz, edge mode, a kpath
+# build's k-iteration paths (as pathprof kpaths lists them); screenshots go to regress/out/html-*.png.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out="$top/regress/out/html"
 rm -rf "$out"; mkdir -p "$out"
@@ -20,12 +20,13 @@ if [ -z "$browser" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
 fi
 
 # the demo (three files) in path mode, loops.c in edge mode
-mkdir -p "$out/path" "$out/edge"
+mkdir -p "$out/path" "$out/edge" "$out/kpath"
 if ! (cd "$out/path" && "$top/bin/pathcc" "$CC" -O0 -o prog "$top"/samples/demo/*.c && PATHPROF_FILE=prof.out $run ./prog >/dev/null) 2>"$out/build.log" ||
-   ! (cd "$out/edge" && "$top/bin/pathcc" --mode=edge "$CC" -O0 -o prog "$top"/samples/loops.c && PATHPROF_FILE=prof.out $run ./prog >/dev/null) 2>>"$out/build.log"; then
+   ! (cd "$out/edge" && "$top/bin/pathcc" --mode=edge "$CC" -O0 -o prog "$top"/samples/loops.c && PATHPROF_FILE=prof.out $run ./prog >/dev/null) 2>>"$out/build.log" ||
+   ! (cd "$out/kpath" && "$top/bin/pathcc" --mode=kpath --k=3 "$CC" -O0 -o prog "$top"/samples/loops.c && PATHPROF_FILE=prof.out $run ./prog >/dev/null) 2>>"$out/build.log"; then
   echo "not ok html-build: $(head -1 "$out/build.log")"; exit 0
 fi
-for m in path edge; do
+for m in path edge kpath; do
   if ! "$top/bin/pathprof" coverage --format html -o "$out/$m/report" "$out/$m/prof.out" 2>"$out/$m/html.err"; then
     echo "not ok html-write $m: $(head -1 "$out/$m/html.err")"; exit 0
   fi
@@ -131,6 +132,30 @@ emain = [i for i, f in enumerate(f for fl in ecov["files"] for f in fl["function
 d = dom("file://%s/edge/report/f%d.html" % (out, emain))
 html = open("%s/edge/report/f%d.html" % (out, emain)).read()
 print("ok html-edge-mode" if not d.paths and "edges are counted, paths are not" in html and d.edge_ids else "not ok html-edge-mode: paths %d, edges %d" % (len(d.paths), len(d.edge_ids)))
+# kpath mode: the function page lists the hottest 3-iteration paths as pathprof kpaths does, and
+# choosing one highlights the lines of all its iterations
+kcov = json.load(open(out + "/kpath/cov.json"))
+kfuncs = [f for fl in kcov["files"] for f in fl["functions"]]
+kj = json.loads(subprocess.run([pathprof, "kpaths", "--json", "--top", "1000", out + "/kpath/prof.out"], capture_output=True, text=True).stdout)
+problems, checked = [], 0
+for i, fn in enumerate(kfuncs):
+    want = [p for p in kj["paths"] if p["function"] == fn["name"]]
+    if not want: continue
+    page = "f%d.html" % i
+    html = open("%s/kpath/report/%s" % (out, page)).read()
+    shown = re.findall(r'<li class="path" id="pk\d+"[^>]*><a href="#path=k\d+"><b>(\d+)</b>[^<]*((?:<br>[^<]*)+)</a>', html)
+    got = [(int(c), [int(x) for x in re.findall(r"#(\d+):", its)]) for c, its in shown]
+    exp = [(p["count"], p["ids"]) for p in want][:len(got)]
+    if not got or sorted(got) != sorted(exp) or [c for c, _ in got] != sorted((c for c, _ in got), reverse=True):
+        problems.append("%s: page lists %s, pathprof kpaths %s" % (fn["name"], got[:3], exp[:3])); continue
+    rep = subprocess.run([pathprof, "report", "--function", fn["name"], "--top", "1000", out + "/kpath/prof.out"], capture_output=True, text=True).stdout
+    lines = {m.group(1): ranges(m.group(2)) for m in re.finditer(r"#(\d+) +(.*)$", rep, re.M)}
+    d = dom("file://%s/kpath/report/%s#path=k0" % (out, page))
+    union = set().union(*(lines.get(str(x), set()) for x in got[0][1]))
+    if d.sel_paths != ["k0"] or d.sel_rows != union:
+        problems.append("%s: #path=k0 selects %s, lines %s; want lines %s" % (fn["name"], d.sel_paths, sorted(d.sel_rows), sorted(union)))
+    checked += 1
+print("not ok html-kpath: " + "; ".join(problems[:3]) if problems or not checked else "ok html-kpath (%d functions)" % checked)
 PY
 
 shot "$(cat "$out/shot.url")" "$top/regress/out/html-function.png"
