@@ -162,8 +162,7 @@ build/fuzz/fuzz_profile: regress/fuzz/fuzz_profile.c rt/profile.c $(wildcard rt/
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ regress/fuzz/fuzz_profile.c rt/profile.c
 
-build/fuzz/fuzz_tables: regress/fuzz/fuzz_tables.c translator/tables.c translator/graph.c translator/dag.c \
-                        translator/number.c translator/util.c $(wildcard translator/*.h)
+build/fuzz/fuzz_tables: regress/fuzz/fuzz_tables.c $(MODEL) $(wildcard translator/*.h rt/*.h)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) $(JSON_LIBS)
 

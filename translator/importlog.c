@@ -519,9 +519,7 @@ int pp_import_buffer(const char *name, const char *buf, size_t len, struct pp_pr
   free(text);
   int bad = im.damaged_frames + im.damaged_lines + im.errors;
   *out = im.out;
-  im.out.nunits = 0;
-  im.out.units = NULL;
-  im.out.osp = NULL;
+  memset(&im.out, 0, sizeof im.out);  /* *out owns units, osp list and forests now */
   importer_free(&im);
   return bad;
 }

@@ -18,7 +18,7 @@ for h in ${FUZZ_HARNESSES:-profile tables import}; do
     if "$bin" "$r" >"$out/$h.regression.log" 2>&1; then echo "ok fuzz-$h-regression $(basename "$r")"
     else echo "not ok fuzz-$h-regression $(basename "$r"): $(grep -m1 -E 'ERROR|runtime error|Assertion' "$out/$h.regression.log")"; fi
   done
-  case $h in tables) len=1600;; *) len=1024;; esac
+  case $h in tables) len=2048;; *) len=1024;; esac
   if [ -n "${FUZZ_RUNS:-}" ]; then limit="-runs=$FUZZ_RUNS"; else limit="-max_total_time=${FUZZ_TIME:-60}"; fi
   start=$(date +%s)
   "$bin" $limit -max_len=$len -close_fd_mask=2 -print_final_stats=1 -artifact_prefix="$out/$h-" \

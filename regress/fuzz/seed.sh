@@ -1,6 +1,7 @@
 #!/bin/sh
 # Seeds the fuzz corpora (regress/fuzz/corpus/{profile,tables,import}) from real files: samples built
-# with pathcc and run, their profiles (one in continuous mode) and tables, and text dumps of
+# with pathcc and run, their profiles (one in continuous mode) and tables, tiny.c in every mode (kpath
+# forests, ppp sets with residual paths, edge counters, osp hot lists), and text dumps of
 # regress/fuzz/dumptext.c.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 c=${1:-$top/build/fuzz/corpus}
@@ -22,6 +23,14 @@ done
 cp "$top/regress/fuzz/tiny.c" "$w/t.c"  # a short source path keeps the tables small
 (cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -o tiny t.c >/dev/null 2>&1 &&
  PATHPROF_FILE="$w/tiny.out" timeout 20 ./tiny >/dev/null 2>&1 && cp "$w/tiny.out" "$c/profile/")
+for m in kpath edge osp ppp; do  # the other modes' tables and profile records, from the same program
+  case $m in kpath) o="--mode=kpath --k=3";; ppp) o="--mode=ppp --interesting=hot:50%:$w/tiny.out";; *) o=--mode=$m;; esac
+  mkdir -p "$w/$m" && cp "$w/t.c" "$w/$m/t.c"
+  (cd "$w/$m" && "$top/bin/pathcc" $o gcc -std=c99 -O1 -o tiny t.c >/dev/null 2>&1 &&
+   PATHPROF_FILE="$w/$m/tiny.out" timeout 20 ./tiny >/dev/null 2>&1 &&
+   cp tiny-t.pp.json "$c/tables/tiny-$m.pp.json" &&
+   if [ $m = osp ]; then cp pathprof.osp "$c/profile/tiny-osp.out"; else cp tiny.out "$c/profile/tiny-$m.out"; fi)
+done
 cp "$w"/dumptext-*.pp.json "$w"/tiny-t.pp.json "$c/tables/" 2>/dev/null
 rm -rf "$w"
 n=$(find "$c" -type f | wc -l)
