@@ -1,20 +1,9 @@
 #!/bin/sh
 # Bad input: a unit libclang rejects still builds (one warning); broken profiles are refused untouched, by pathprof and by a running program.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/badinput.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=badinput
+. "$top/regress/private.sh"
 d=$E2E_DIR
-if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok badinput: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
 sum() { cksum <"$1"; }
 
 # (a) A GNU C nested function: gcc compiles it, libclang reports "function definition is not allowed here".

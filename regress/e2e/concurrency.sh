@@ -1,22 +1,11 @@
 #!/bin/sh
 # Sixteen instrumented processes released at one moment merge into one profile: every path count is exactly 16 times one run's.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/concurrency.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=concurrency
+. "$top/regress/private.sh"
 d=$E2E_DIR
 N=16
 if [ -n "${REGRESS_FULL:-}" ]; then ROUNDS=${ROUNDS:-20}; else ROUNDS=${ROUNDS:-3}; fi
-if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok concurrency: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
 if ! (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O2 -o prog "$top/samples/recursion.c") >"$d/build.log" 2>&1; then
   echo "not ok concurrency-build: $(head -1 "$d/build.log")"
   exit 0

@@ -4,15 +4,8 @@
 # count(#####) or count(-), pathprof coverage must give that count, except the differences listed
 # with reasons in regress/e2e/coverage_gcctests_known.txt. At least 90% must match.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/coverage_gcctests.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
-if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then echo "not ok coverage-gcctests: bin/pathcc or bin/pathprof missing (run make)"; exit 0; fi
+e2e_name=coverage_gcctests
+. "$top/regress/private.sh"
 src=$(sh "$top/regress/gccsrc.sh" gcc/testsuite/gcc.misc-tests)
 if [ -z "$src" ] || ! ls "$src"/gcc/testsuite/gcc.misc-tests/gcov-*.c >/dev/null 2>&1; then
   echo "skip coverage-gcctests: GCC's gcov tests are not available (Debian package gcc-12-source)"

@@ -4,22 +4,13 @@
 # `gcov --json-format` line by line, except the differences listed with their reasons in
 # regress/e2e/coverage_gcov_known.txt.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/coverage_gcov.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=coverage_gcov
+. "$top/regress/private.sh"
 d=$E2E_DIR
 P="$top/bin/pathcc"
 R="$top/bin/pathprof"
-if [ ! -x "$P" ] || [ ! -x "$R" ]; then echo "not ok coverage-gcov: bin/pathcc or bin/pathprof missing (run make)"; exit 0; fi
 if ! command -v gcov >/dev/null 2>&1; then echo "skip coverage-gcov: gcov is not installed"; exit 0; fi
 unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS
-run=""
-command -v timeout >/dev/null 2>&1 && run="timeout 20"
 n=0
 # A function with 2^100 paths, so pathcc cuts edges: cut-edge counts come from both path ends.
 mkdir -p "$d/gen"

@@ -4,18 +4,11 @@
 # associative to the byte and honours weights and refuses profiles of different builds, diff and
 # residual name the right paths.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/coverage_tools.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=coverage_tools
+. "$top/regress/private.sh"
 d=$E2E_DIR
 P="$top/bin/pathcc"
 R="$top/bin/pathprof"
-if [ ! -x "$P" ] || [ ! -x "$R" ]; then echo "not ok coverage-tools: bin/pathcc or bin/pathprof missing (run make)"; exit 0; fi
 unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS
 
 # Debian's lcov (genhtml) and libxml2-utils (xmllint), installed when missing and we are root.

@@ -1,23 +1,12 @@
 #!/bin/sh
 # pathcc as a drop-in cc: output naming, several sources, same basenames, -c/-o/-E/-MD, default compiler, shared libraries, --strict.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/driver.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=driver
+. "$top/regress/private.sh"
 d=$E2E_DIR
 mkdir -p "$d/sub" "$d/objs" "$d/lib" || exit 1
 P="$top/bin/pathcc"
 R="$top/bin/pathprof"
-if [ ! -x "$P" ] || [ ! -x "$R" ]; then
-  echo "not ok driver: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
 unset PATHPROF_DB PATHCC_FLAGS
 # t NAME CONDITION-COMMAND... : ok if the command succeeds
 t() {

@@ -1,22 +1,10 @@
 #!/bin/sh
 # --mode=kpath end to end: every sample's n-gram counts equal those cut from its block trace (regress/oracle.py --kpaths), level 1 equals path mode's counts, a full static pool drops and reports ids, and pathprof kpaths shows what it says.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/kpath.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
-out=$E2E_DIR
+e2e_name=kpath
+. "$top/regress/private.sh"
 P="$top/bin/pathcc"
 R="$top/bin/pathprof"
-if [ ! -x "$P" ] || [ ! -x "$R" ]; then
-  echo "not ok kpath: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
 unset PATHPROF_DB PATHPROF_FILE PATHPROF_TRACE PATHCC_FLAGS
 run="timeout 20"
 flags="-std=c99 -O2 -Wall -Wextra"

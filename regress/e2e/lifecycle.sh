@@ -1,14 +1,8 @@
 #!/bin/sh
 # Counts survive fork (children's counts theirs, never twice), exec (dumped before), SIGSEGV and abort (dumped by the handler) and SIGKILL in continuous mode: work()'s counts equal a one-process reference run's.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/lifecycle.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=lifecycle
+. "$top/regress/private.sh"
 d=$E2E_DIR
 pp() { "$top/bin/pathprof" "$@"; }
 if ! (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O1 -o prog "$top/regress/e2e/lifecycle_prog.c") >"$d/build.log" 2>&1 || [ -s "$d/build.log" ]; then

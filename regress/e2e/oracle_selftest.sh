@@ -1,15 +1,8 @@
 #!/bin/sh
 # Self-tests of regress/oracle.py on tiny hand-made tables, traces and decoded profiles: one must pass, the rest must fail.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/oracle_selftest.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=oracle_selftest
+. "$top/regress/private.sh"
 d=$E2E_DIR
 A=00000000000000aa
 G=00000000000000bb

@@ -1,22 +1,10 @@
 #!/bin/sh
 # --mode=ppp on every sample: interesting = all paths of a path-mode run gives path mode's counts; interesting = half lists exactly the other half as residual; trace oracle exact; hot:P%; the README tutorial as written; bad specs.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/ppp.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
-out=$E2E_DIR
+e2e_name=ppp
+. "$top/regress/private.sh"
 P="$top/bin/pathcc"
 R="$top/bin/pathprof"
-if [ ! -x "$P" ] || [ ! -x "$R" ]; then
-  echo "not ok ppp: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
 unset PATHPROF_DB PATHCC_FLAGS PATHPROF_FILE
 CHECK="python3 $top/regress/pppcheck.py"
 

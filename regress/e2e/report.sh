@@ -1,22 +1,11 @@
 #!/bin/sh
 # pathprof report: --top and --function select what they say, lost counts are shown, bad flags and tables get clear errors.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  # Run in a private directory (other runs may share this tree); keep it only when something failed.
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/report.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=report
+. "$top/regress/private.sh"
 d=$E2E_DIR
 P="$top/bin/pathcc"
 R="$top/bin/pathprof"
-if [ ! -x "$P" ] || [ ! -x "$R" ]; then
-  echo "not ok report: bin/pathcc or bin/pathprof missing (run make)"
-  exit 0
-fi
 unset PATHPROF_DB PATHPROF_FILE
 (cd "$d" && "$P" gcc -O2 -o sw "$top/samples/switch.c" && PATHPROF_FILE="$d/sw.out" ./sw) >"$d/setup.log" 2>&1
 if [ ! -s "$d/sw.out" ]; then

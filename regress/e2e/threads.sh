@@ -2,14 +2,8 @@
 # regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${E2E_DIR:-}" ]; then
-  mkdir -p "$top/regress/out" && E2E_DIR=$(mktemp -d "$top/regress/out/threads.XXXXXX") || exit 1
-  export E2E_DIR
-  { sh "$0" "$@"; echo $? >"$E2E_DIR/status"; } | tee "$E2E_DIR/results.txt"
-  rc=$(cat "$E2E_DIR/status")
-  if [ "$rc" = 0 ] && ! grep -q '^not ok' "$E2E_DIR/results.txt"; then rm -rf "$E2E_DIR"; else echo "# files kept in $E2E_DIR"; fi
-  exit "$rc"
-fi
+e2e_name=threads
+. "$top/regress/private.sh"
 d=$E2E_DIR
 if [ -n "${REGRESS_FULL:-}" ]; then ROUNDS=${ROUNDS:-20}; ITERS=${ITERS:-1000000}; else ROUNDS=${ROUNDS:-2}; ITERS=${ITERS:-200000}; fi
 T=8
