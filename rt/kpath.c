@@ -45,6 +45,7 @@ struct fun {
   unsigned long cap, used;
   unsigned long long nodes, dropped;
   struct fun *next;              /* the thread's functions, newest first */
+  struct ctx *owner;             /* the thread whose forest it is */
 };
 
 /* One thread's forests and memory. */
@@ -70,8 +71,10 @@ static struct ctx *contexts;      /* newest first */
    thread at the same time then sees it whole or not at all. */
 #ifdef PER_THREAD
 #define PUBLISH(slot, v) __atomic_store_n(&(slot), (v), __ATOMIC_RELEASE)
+#define FETCH(slot) __atomic_load_n(&(slot), __ATOMIC_ACQUIRE)
 #else
 #define PUBLISH(slot, v) ((slot) = (v))
+#define FETCH(slot) (slot)
 #endif
 static int source_added;
 
@@ -156,6 +159,16 @@ static void publish(struct ctx *c)
 #endif
 }
 
+/* The calling thread's context, or 0 before its first id. */
+static struct ctx *these(void)
+{
+#ifdef PER_THREAD
+  return current;
+#else
+  return contexts;
+#endif
+}
+
 /* The calling thread's context, made on first use inside its own first memory; 0 if none. */
 static struct ctx *context(void)
 {
@@ -231,6 +244,18 @@ static int grow_funs(struct ctx *c)
   return 0;
 }
 
+/* The thread's forest of function d, or 0 when it has none yet. */
+static struct fun *lookup_fun(const struct ctx *c, const struct __pathprof_kfn *d)
+{
+  unsigned long i;
+  struct fun *f;
+
+  for (i = fun_slot(d->unit, d->fn, c->fcap); (f = c->ftab[i]) != 0; i = (i + 1) & (c->fcap - 1))
+    if (f->unit == d->unit && f->fn == d->fn)
+      return f;
+  return 0;
+}
+
 /* The thread's forest of the activation's function, made on first use; 0 when out of memory. */
 static struct fun *find_fun(struct ctx *c, const struct __pathprof_ka *a)
 {
@@ -239,9 +264,10 @@ static struct fun *find_fun(struct ctx *c, const struct __pathprof_ka *a)
 
   const struct __pathprof_kfn *d = a->f;
 
-  for (i = fun_slot(d->unit, d->fn, c->fcap); (f = c->ftab[i]) != 0; i = (i + 1) & (c->fcap - 1))
-    if (f->unit == d->unit && f->fn == d->fn)
-      return f;
+  if ((f = lookup_fun(c, d)) != 0)
+    return f;
+  for (i = fun_slot(d->unit, d->fn, c->fcap); c->ftab[i]; i = (i + 1) & (c->fcap - 1))
+    ;
   if (4 * (c->fused + 1) > 3 * c->fcap) {
     if (grow_funs(c) != 0)
       return 0;
@@ -260,6 +286,7 @@ static struct fun *find_fun(struct ctx *c, const struct __pathprof_ka *a)
   f->nodes = 0;
   f->dropped = 0;
   f->next = c->funs;
+  f->owner = c;
   c->funs = f;
   c->ftab[i] = f;
   c->fused++;
@@ -349,10 +376,17 @@ static void drop(struct fun *f, struct __pathprof_ka *a)
   a->bottom = 0;
 }
 
-/* Hands one completed Ball-Larus path id of the activation a to its thread's k-SF: the
-   body of process_bl_path_id(r). a->pos is n mod (k-1); the marker `*` is a's initialisation
-   (pos 0, top and bottom null). */
-void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
+/* GNU compilers keep the slow path out of line, so the fast path saves few registers. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((__noinline__))
+#else
+#define NOINLINE
+#endif
+
+/* The whole of process_bl_path_id(r) for activation a, creating what is missing: its forest,
+   roots and children. a->pos is n mod (k-1); the marker `*` is a's initialisation (pos 0, top
+   and bottom null). */
+static NOINLINE void kpath_id_slow(struct __pathprof_ka *a, unsigned long long r)
 {
   struct ctx *c = context();
   struct fun *f = a->fun;
@@ -381,6 +415,80 @@ void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
   a->top = top;
   a->bottom = bottom;
   a->pos = a->pos + 1 == f->km1 ? 0 : a->pos + 1;
+}
+
+/* The root of f labelled r, or 0: a lookup that adds nothing. */
+static struct node *find_root(const struct fun *f, unsigned long long r)
+{
+  unsigned long i;
+  struct node *n;
+
+  for (i = mix(r) & (f->cap - 1); (n = f->tab[i]) != 0; i = (i + 1) & (f->cap - 1))
+    if (n->label == r)
+      return n;
+  return 0;
+}
+
+/* The child of p labelled r, or 0. */
+static struct node *find_child(const struct node *p, unsigned long long r)
+{
+  struct node *n;
+
+  for (n = p->child; n; n = n->sib)
+    if (n->label == r)
+      return n;
+  return 0;
+}
+
+/* The calling thread's forest of function d if it has one: the one the function's cache
+   names when it is this thread's (activations of a function mostly run in one thread), else
+   found in the thread's table and cached (a descriptor may have no cache); 0 before the
+   thread's first id or the function's. */
+static NOINLINE struct fun *known_fun(const struct __pathprof_kfn *d)
+{
+  struct fun *f = d->cache ? FETCH(*(struct fun **)d->cache) : 0;
+  struct ctx *c = these();
+
+  if (f && f->owner == c)
+    return f;
+  if (!c || !(f = lookup_fun(c, d)))
+    return 0;
+  if (d->cache)
+    PUBLISH(*(struct fun **)d->cache, f);
+  return f;
+}
+
+/* Hands one completed Ball-Larus path id of the activation a to its thread's k-SF. Almost
+   always the forest already has the nodes the id updates: that case is a pair of lookups and
+   a counter here; anything to create (forest, root, child) goes to the slow path, which starts
+   again from the same, untouched state. */
+void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
+{
+  struct fun *f = a->fun;
+  struct node *top, *bottom;
+
+  if (!f)
+    f = a->fun = known_fun(a->f);
+  if (f) {
+    if (a->pos == 0) {
+      bottom = a->top;
+      top = find_root(f, r);
+    } else {
+      bottom = a->bottom;
+      top = find_child(a->top, r);
+    }
+    if (top && (!bottom || (bottom = find_child(bottom, r)) != 0)) {
+      if (bottom)
+        bottom->count++;
+      else
+        top->count++;
+      a->top = top;
+      a->bottom = bottom;
+      a->pos = a->pos + 1 == f->km1 ? 0 : a->pos + 1;
+      return;
+    }
+  }
+  kpath_id_slow(a, r);
 }
 
 /* Preorder walk of one function forest: calls visit on each node with its depth. */

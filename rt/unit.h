@@ -54,6 +54,7 @@ struct __pathprof_kfn {
   struct __pathprof_unit *unit;
   unsigned long fn;
   unsigned long km1;
+  void **cache;
 };
 struct __pathprof_ka {
   const struct __pathprof_kfn *f;

@@ -438,7 +438,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
                       lay->wide ? "long long" : "long"));
   if (g.uses_ka) /* the activation's stream state: its initialisation is the routine-entry marker */
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
-         pp_xasprintf(" static const struct __pathprof_kfn __pathprof_kf = { &%s, %dUL, %uUL };"
+         pp_xasprintf(" static void *__pathprof_kc; static const struct __pathprof_kfn __pathprof_kf = { &%s, %dUL, %uUL, &__pathprof_kc };"
                       " struct __pathprof_ka " KA " = { &__pathprof_kf, 0UL, 0, 0, 0 };", g.u, lay->fn, lay->kpath - 1));
   for (size_t i = 0; i < g.pieces.n; i++) free(g.pieces.v[i].text);
   VEC_FREE(g.pieces);

@@ -124,7 +124,8 @@ static unsigned char buf[1 << 20];
 static unsigned long n;
 static int sink(void *c, const void *p, unsigned long len) { (void)c; memcpy(buf + n, p, len); n += len; return 0; }
 int main(void) {
-  static const struct __pathprof_kfn d = {&u, 0, 3};
+  static void *cache;
+  static const struct __pathprof_kfn d = {&u, 0, 3, &cache};
   struct __pathprof_ka a = {&d, 0, 0, 0, 0};
   struct pp_profile p;
   char err[200];

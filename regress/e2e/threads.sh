@@ -1,5 +1,5 @@
 #!/bin/sh
-# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss.
+# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=threads
@@ -45,3 +45,22 @@ for u in atomic prefer-atomic single; do
     echo "not ok threads-$u-exact: $bad of $ROUNDS rounds not exactly $T times one thread"
   fi
 done
+# kpath mode: each thread counts into its own forests (and the functions' forest caches change
+# hands between threads); the profile's k-iteration paths are exactly T times one thread's
+if (cd "$d" && "$top/bin/pathcc" --mode=kpath --k=3 gcc -std=c99 -O2 -pthread -o t-kpath "$top/regress/e2e/threads_prog.c") >"$d/build-kpath.log" 2>&1 &&
+   [ ! -s "$d/build-kpath.log" ] &&
+   (cd "$d" && PATHPROF_FILE=k1.out timeout 60 ./t-kpath 1 "$ITERS" >/dev/null && PATHPROF_FILE=kT.out timeout 120 ./t-kpath $T "$ITERS" >/dev/null); then
+  pp kpaths --json --top 1000000 "$d/k1.out" >"$d/k1.json" && pp kpaths --json --top 1000000 "$d/kT.out" >"$d/kT.json"
+  python3 - "$d/k1.json" "$d/kT.json" $T <<'PY'
+import json, sys
+one, many, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+# the threads' functions (main's loops run once per thread)
+key = lambda j: {(p["function"], tuple(p["ids"])): p["count"] for p in j["paths"] if p["function"] in ("work", "classify")}
+a, b = key(one), key(many)
+bad = [k for k in set(a) | set(b) if b.get(k, 0) != t * a.get(k, 0)]
+print("ok threads-kpath-exact: %d k-iteration paths, %d threads" % (len(a), t) if a and not bad else
+      "not ok threads-kpath-exact: %d of %d paths differ, e.g. %s" % (len(bad), len(a), bad[:2]))
+PY
+else
+  echo "not ok threads-kpath: build or run failed: $(head -1 "$d/build-kpath.log")"
+fi

@@ -59,6 +59,7 @@ static unsigned long play(const Run *r, unsigned long fn, unsigned k)
   d->unit = &unit;
   d->fn = fn;
   d->km1 = k - 1;
+  d->cache = calloc(1, sizeof *d->cache); /* as the rewriter's static pointer: starts empty */
   unsigned long ids = 0;
   for (int i = 0; i < r->n; i++) {
     if (r->v[i].kind == EV_CALL) {
@@ -71,6 +72,7 @@ static unsigned long play(const Run *r, unsigned long fn, unsigned k)
       ids++;
     }
   }
+  free(d->cache);
   free(d);
   return ids;
 }
