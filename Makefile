@@ -12,7 +12,7 @@ JSON_LIBS    = -ljansson
 
 # Shared host model: graph algorithms and table I/O used by both tools.
 MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c translator/flow.c \
-          translator/ppp.c translator/tables.c translator/util.c translator/kipf.c rt/profile.c
+          translator/ppp.c translator/promote.c translator/tables.c translator/util.c translator/kipf.c rt/profile.c
 REWRITE = translator/cfg.c translator/estimate.c translator/profweights.c translator/rewrite.c translator/execcalls.c translator/instrument.c \
           translator/interesting.c translator/report.c
 RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c rt/osp.c rt/osp_posix.c rt/kpath.c

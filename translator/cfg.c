@@ -1,5 +1,6 @@
 /* AST -> CFG: one graph per function body, every edge tied to a site where its code can go. */
 #include "cfg.h"
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,24 @@ static void add_lines(Builder *b, CXCursor c) {
 static bool at_line_start(const char *t, unsigned off) {
   while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t')) off--;
   return off == 0 || t[off - 1] == '\n';
+}
+
+/* Whether a #pragma line (GCC unroll or ivdep, omp simd, also from _Pragma) stands right above
+   the statement at off, past blank lines and line markers: the compiler binds it to that loop. */
+static bool pragma_above(const char *t, unsigned off) {
+  if (!strncmp(t + off, "#pragma", 7) || !strncmp(t + off, "# pragma", 8)) return true;
+  unsigned ls = off;
+  while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t')) ls--;
+  if (ls > 0 && t[ls - 1] != '\n') return false;  /* other code before it on its line */
+  while (ls > 0) {
+    unsigned prev = ls - 1, q;
+    while (prev > 0 && t[prev - 1] != '\n') prev--;
+    for (q = prev; t[q] == ' ' || t[q] == '\t'; q++) {}
+    if (!strncmp(t + q, "#pragma", 7) || !strncmp(t + q, "# pragma", 8)) return true;
+    if (t[q] != '\n' && !(t[q] == '#' && t[q + 1] == ' ' && isdigit((unsigned char)t[q + 2]))) return false;
+    ls = prev;
+  }
+  return false;
 }
 
 /* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
@@ -572,11 +591,20 @@ static void loop_body(Builder *b, CXCursor body, int brk, int cont, int next) {
   b->cont.n--;
 }
 
+/* A loop's condition. Code in the condition of a loop under a pragma would cost the user the
+   annotation (and a warning), so its edges prefer the spanning tree, where they carry none. */
+static void loop_cond(Builder *b, CXCursor loop, CXCursor cond, int t, int f) {
+  size_t first = b->g->edges.n;
+  cond_edges(b, cond, t, f);
+  if (pragma_above(b->src->text, start_of(loop)))
+    for (size_t i = first; i < b->g->edges.n; i++) b->g->edges.v[i].quiet = true;
+}
+
 static void while_stmt(Builder *b, CXCursor c, Kids k) {
   int h = new_block(b), body = new_block(b), x = new_block(b);
   leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, h, EK_NORMAL);
   b->cur = h;
-  cond_edges(b, k.v[0], body, x);
+  loop_cond(b, c, k.v[0], body, x);
   b->cur = body;
   loop_body(b, k.v[1], x, h, h);
   b->cur = x;
@@ -588,7 +616,7 @@ static void do_stmt(Builder *b, CXCursor c, Kids k) {
   b->cur = body;
   loop_body(b, k.v[0], x, cb, cb);
   b->cur = cb;
-  cond_edges(b, k.v[1], body, x);
+  loop_cond(b, c, k.v[1], body, x);
   b->cur = x;
 }
 
@@ -614,7 +642,7 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   if (b->cur == before) leave_to(b, pre, -1, h, EK_NORMAL);
   else add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
   b->cur = h;
-  if (!clang_Cursor_isNull(cond)) cond_edges(b, cond, bb, x);
+  if (!clang_Cursor_isNull(cond)) loop_cond(b, c, cond, bb, x);
   else leave_to(b, add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
   b->cur = bb;
   loop_body(b, body, x, ib, ib);

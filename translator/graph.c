@@ -57,18 +57,23 @@ bool pp_edge_in_dag(const PPEdge *e) {
   return !e->dead && e->kind != EK_BACK && e->kind != EK_CUT;
 }
 
-void pp_graph_all_out(const PPGraph *g, int **startp, int **adjp) {
+static void all_edges(const PPGraph *g, bool by_dst, int **startp, int **adjp) {
   int n = (int)g->blocks.n, m = (int)g->edges.n;
   int *start = pp_xcalloc((size_t)n + 1, sizeof(int)), *adj = pp_xmalloc(sizeof(int) * (size_t)(m + 1));
   int *pos = pp_xmalloc(sizeof(int) * (size_t)n);
-  for (int i = 0; i < m; i++) start[g->edges.v[i].src + 1]++;
+#define END(i) (by_dst ? g->edges.v[i].dst : g->edges.v[i].src)
+  for (int i = 0; i < m; i++) start[END(i) + 1]++;
   for (int v = 0; v < n; v++) start[v + 1] += start[v];
   memcpy(pos, start, sizeof(int) * (size_t)n);
-  for (int i = 0; i < m; i++) adj[pos[g->edges.v[i].src]++] = i;
+  for (int i = 0; i < m; i++) adj[pos[END(i)]++] = i;
+#undef END
   free(pos);
   *startp = start;
   *adjp = adj;
 }
+
+void pp_graph_all_out(const PPGraph *g, int **startp, int **adjp) { all_edges(g, false, startp, adjp); }
+void pp_graph_all_in(const PPGraph *g, int **startp, int **adjp) { all_edges(g, true, startp, adjp); }
 
 /* Counting-sort the DAG edges by source and by target, keeping id order within a node. */
 void pp_graph_index(PPGraph *g) {

@@ -26,6 +26,7 @@ typedef struct {
   bool dead;      /* leaves an unreachable block: never executes, gets no code */
   bool dispatch;  /* switch dispatch edge: its code sits at the case label */
   bool no_site;   /* no place for code: kept on the spanning tree, path ends ride on in-edges */
+  bool quiet;     /* code here costs the user something (a loop pragma): the tree takes it if it can */
   uint64_t val;   /* Ball-Larus value (DAG edges) */
   uint64_t inc;   /* placed increment, two's complement */
   bool chord;     /* not on the spanning tree: carries a probe */
@@ -89,6 +90,8 @@ void pp_block_add_lines(PPGraph *g, int b, int file, unsigned first, unsigned la
 bool pp_edge_in_dag(const PPEdge *e);
 /* CSR over every edge (dead, back and cut included) by source: start[n+1], adj[m]; caller frees. */
 void pp_graph_all_out(const PPGraph *g, int **start, int **adj);
+/* The same by target. */
+void pp_graph_all_in(const PPGraph *g, int **start, int **adj);
 void pp_graph_index(PPGraph *g);
 /* Live nodes in topological order of the DAG; returns their count, or -1 if the DAG has a cycle. */
 int pp_graph_topo(const PPGraph *g, int *order);

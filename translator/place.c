@@ -89,12 +89,15 @@ static bool free_chord(const TreeSet *t, int i) {
   return k == EK_EXIT || k == EK_DUMMY_ENTRY || k == EK_DUMMY_EXIT;
 }
 
-/* Edges without a place for code first, free chords last, else heavier first; equal weights
-   keep edge order so placement is deterministic. Edges without a place have out-degree one at
-   their source, so they form a forest and all fit on the tree. */
+/* Edges without a place for code first, then quiet ones, free chords last, else heavier first;
+   equal weights keep edge order so placement is deterministic. Edges without a place have
+   out-degree one at their source, so they form a forest and all fit on the tree; quiet ones
+   mostly do. */
 static int by_weight(const void *a, const void *b) {
   int i = *(const int *)a, j = *(const int *)b, m = (int)sort_set->g->edges.n;
   bool ni = i < m && sort_set->g->edges.v[i].no_site, nj = j < m && sort_set->g->edges.v[j].no_site;
+  if (ni != nj) return ni ? -1 : 1;
+  ni = i < m && sort_set->g->edges.v[i].quiet, nj = j < m && sort_set->g->edges.v[j].quiet;
   if (ni != nj) return ni ? -1 : 1;
   bool fi = free_chord(sort_set, i), fj = free_chord(sort_set, j);
   if (fi != fj) return fi ? 1 : -1;

@@ -1,5 +1,6 @@
 /* Probe plan -> text edits on the preprocessed unit, and applying them. */
 #include "rewrite.h"
+#include "promote.h"
 #include <assert.h>
 #include <ctype.h>
 #include <inttypes.h>
@@ -8,6 +9,7 @@
 
 #define R "__pathprof_r"
 #define KA "__pathprof_ka"
+#define LOCAL "__pathprof_l"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
 enum { P_REGISTER, P_TRACE, P_EDGE };
@@ -24,6 +26,8 @@ typedef struct {
   bool uses_ka;        /* kpath mode: some path end hands its id to the k-slab forest */
   const char *suffix;  /* integer-constant suffix of the register type */
   const char *u;       /* the unit descriptor as an lvalue of struct __pathprof_unit */
+  PPPromoted *promo;   /* loops counting their rounds in locals LOCAL0, LOCAL1, ... */
+  size_t npromo;
 } Gen;
 
 bool pp_rewrite_needs_wide(const PPGraph *g) {
@@ -57,19 +61,24 @@ static char *set_r(Gen *g, uint64_t val) {
   return pp_xasprintf(R " = 0%s - %" PRIu64 "%s", g->suffix, (uint64_t)0 - val, g->suffix);
 }
 
-/* One count on array slot idx (an index expression without side effects, so naming it twice
-   is safe) as the update policy says: 64-bit counters increment (plainly, atomically, or in the
-   thread's shard), 32-bit ones saturate at 2^32-1 without a branch (single updates only). */
-static char *step(const Gen *g, const char *idx, bool down) {
+/* Adds to array slot idx (an index expression without side effects, so naming it twice is
+   safe) as the update policy says: one (or -1 when down; or the value of `amount`, an lvalue,
+   when given) to 64-bit counters, plainly, atomically or in the thread's shard; 32-bit ones
+   saturate at 2^32-1 without a branch (single updates of one only). */
+static char *step(const Gen *g, const char *idx, bool down, const char *amount) {
   const PPLayout *l = g->lay;
   char *c = l->relocatable ? pp_xasprintf("%s.counters", g->u) : pp_xstrdup("__pathprof_c"), *s;
-  const char *op = down ? "--" : "++";
+  char *op = amount ? pp_xasprintf(" += %s", amount) : pp_xstrdup(down ? "--" : "++");
   assert(!down || l->counter_bits != 32);  /* edge mode, the only one counting down, keeps 64 bits */
+  assert(!amount || l->counter_bits != 32);
   switch (l->counting) {
   case PP_COUNT_GNU_ATOMIC:
-    s = pp_xasprintf("__atomic_fetch_%s(&%s[%s], 1, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx);
+    s = pp_xasprintf("__atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx, amount ? amount : "1");
     break;
-  case PP_COUNT_C11_ATOMIC: s = pp_xasprintf("%s*(_Atomic unsigned long long *)&%s[%s]", op, c, idx); break;
+  case PP_COUNT_C11_ATOMIC:
+    s = amount ? pp_xasprintf("*(_Atomic unsigned long long *)&%s[%s]%s", c, idx, op)
+               : pp_xasprintf("%s*(_Atomic unsigned long long *)&%s[%s]", op, c, idx);
+    break;
   case PP_COUNT_SHARD:
     s = pp_xasprintf("(__pathprof_t ? __pathprof_t : __pathprof_shard(&%s, &__pathprof_t))[%s]%s", g->u, idx, op);
     break;
@@ -78,10 +87,11 @@ static char *step(const Gen *g, const char *idx, bool down) {
                               : pp_xasprintf("%s[%s]%s", c, idx, op);
   }
   free(c);
+  free(op);
   return s;
 }
 
-static char *bump(const Gen *g, const char *idx) { return step(g, idx, false); }
+static char *bump(const Gen *g, const char *idx) { return step(g, idx, false, NULL); }
 
 /* kpath mode: where a path ends, its id R + add goes to the activation's k-slab forest
    stream (the runtime keeps ids of any value within its own memory). */
@@ -165,14 +175,46 @@ static uint64_t dummy_inc(const PPGraph *gr, int src, int dst, PPEdgeKind k) {
   return 0;
 }
 
+/* The promoted loop whose back edge (exit edge when exit is set) is edge i, or -1. */
+static int promoted(const Gen *g, size_t i, bool exit) {
+  for (size_t k = 0; k < g->npromo; k++)
+    if ((size_t)(exit ? g->promo[k].exit : g->promo[k].back) == i) return (int)k;
+  return -1;
+}
+
+/* The path end at promoted loop k's back edge: the round path (register + add equal to its
+   id) counts in the loop's local, any other (the first round, entered from outside) as usual. */
+static char *count_round(Gen *g, int k, uint64_t add, bool zero) {
+  if (zero) return count(g, add, true);  /* a constant path: no register to compare */
+  char *a = add ? pp_xasprintf(" %c %" PRIu64 "%s", (int64_t)add < 0 ? '-' : '+',
+                               (int64_t)add < 0 ? (uint64_t)0 - add : add, g->suffix) : pp_xstrdup("");
+  char *c = count(g, add, false);
+  char *s = pp_xasprintf("(" R "%s == %" PRIu64 "%s ? (void)" LOCAL "%d++ : (void)(%s))", a, g->promo[k].path, g->suffix,
+                         k, c);
+  g->uses_r = true;
+  free(a); free(c);
+  return s;
+}
+
+/* Leaving promoted loop k: its local's rounds go to the round path's counter. */
+static char *settle(Gen *g, int k) {
+  char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + g->promo[k].path), *local = pp_xasprintf(LOCAL "%d", k);
+  char *add = step(g, idx, false, local);
+  char *s = pp_xasprintf("%s, %s = 0", add, local);
+  free(idx); free(local); free(add);
+  return s;
+}
+
 /* The code of edge e; comp is subtracted from the register value it leaves, because the
    case label it enters adds comp again (the dispatch increment sits after the colon). */
 static char *edge_code(Gen *g, const PPEdge *e, uint64_t comp) {
   const PPGraph *gr = &g->f->g;
   bool z = g->zero[e->src] && !e->dispatch;
+  int k = promoted(g, (size_t)(e - gr->edges.v), false);
   if (e->kind == EK_EXIT) return count(g, e->inc, z);
   if (e->kind == EK_BACK || e->kind == EK_CUT) {
-    char *c = count(g, dummy_inc(gr, e->src, PP_EXIT, EK_DUMMY_EXIT), g->zero[e->src]);
+    uint64_t add = dummy_inc(gr, e->src, PP_EXIT, EK_DUMMY_EXIT);
+    char *c = k >= 0 ? count_round(g, k, add, g->zero[e->src]) : count(g, add, g->zero[e->src]);
     char *s = set_r(g, dummy_inc(gr, PP_ENTRY, e->dst, EK_DUMMY_ENTRY) - comp);
     char *both = pp_xasprintf("%s, %s", c, s);
     free(c); free(s);
@@ -200,7 +242,7 @@ static uint64_t *case_heads(Gen *g) {
 static char *edge_counter(Gen *g, const PPEdge *e, uint64_t comp) {
   uint64_t off = g->lay->offset;
   char *di = pp_xasprintf("%" PRIu64, off + comp - 1), *ii = pp_xasprintf("%" PRIu64, off + (uint64_t)e->slot);
-  char *dec = comp ? step(g, di, true) : NULL, *inc = e->slot >= 0 ? bump(g, ii) : NULL;
+  char *dec = comp ? step(g, di, true, NULL) : NULL, *inc = e->slot >= 0 ? bump(g, ii) : NULL;
   free(di); free(ii);
   if (!dec || !inc) return dec ? dec : inc;
   char *both = pp_xasprintf("%s, %s", dec, inc);
@@ -222,6 +264,8 @@ static void block_entry(Gen *g, int b, Strs *out) {
 static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
   const PPGraph *gr = &g->f->g;
   char *code = g->lay->osp ? NULL : g->lay->edge ? edge_counter(g, e, comp) : edge_code(g, e, comp);
+  int k = promoted(g, (size_t)(e - gr->edges.v), true);
+  if (k >= 0) VEC_PUSH(*out, settle(g, k));
   if (code) VEC_PUSH(*out, code);
   if (gr->blocks.v[e->dst].headless) block_entry(g, e->dst, out);
   if (g->lay->trace && e->kind == EK_EXIT)
@@ -420,6 +464,8 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
 int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const bool *zero) {
   Gen g = { .f = f, .lay = lay, .zero = zero, .suffix = lay->wide ? "ULL" : "UL",
             .u = lay->counter_bits == 32 ? "__pathprof_u.base" : "__pathprof_u" };
+  /* after a longjmp, a non-volatile local may hold any value: setjmp callers keep memory counts */
+  if (lay->promote && !f->calls_setjmp) g.npromo = pp_promote_loops(&f->g, &g.promo);
   plan_pieces(&g);
   pp_sort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
   int probes = 0;
@@ -436,6 +482,9 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",
                       lay->wide ? "long long" : "long"));
+  for (size_t k = 0; k < g.npromo; k++)
+    edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long " LOCAL "%zu = 0;", lay->ext, k));
+  free(g.promo);
   if (g.uses_ka) /* the activation's stream state: its initialisation is the routine-entry marker */
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" static void *__pathprof_kc; static const struct __pathprof_kfn __pathprof_kf = { &%s, %dUL, %uUL, &__pathprof_kc };"

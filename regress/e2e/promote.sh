@@ -1,0 +1,38 @@
+#!/bin/sh
+# Loop counter promotion (translator/promote.c): regress/cases/tightloops.c has 7 loops that qualify; each update policy promotes them and counts exactly what single counting without promotion would (the trace oracle checks the default build in exact.sh); 32-bit counters, continuous mode and the other modes keep every count in memory.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+e2e_name=promote
+. "$top/regress/private.sh"
+src=$top/regress/cases/tightloops.c
+# build NAME PATHCC-FLAGS...: d/NAME with its preprocessed output kept; prints its promoted loops
+build() {
+  n=$1; shift
+  mkdir -p "$out/$n"
+  (cd "$out/$n" && "$top/bin/pathcc" "$@" "$CC" -std=c99 -O2 -save-temps -o prog "$src") >"$out/$n/build.log" 2>&1 || { echo x; return; }
+  grep -o 'unsigned long long __pathprof_l[0-9]* = 0' "$out/$n"/prog-tightloops.i | wc -l
+}
+# dump DIR: its decoded profile, units named alike (the checksum covers the options)
+dump() { "$top/bin/pathprof" dump --decode "$1/prof.out" | sed -E 's/^([POD]) [0-9a-f]{16}/\1 unit/' >"$1/dump.txt"; }
+for v in "single --update=single" "atomic --update=atomic" "shards --update=prefer-atomic"; do
+  set -- $v
+  got=$(build "$@")
+  if [ "$got" != 7 ]; then echo "not ok promote-$1: $got loops promoted, want 7 ($(head -1 "$out/$1/build.log"))"; continue; fi
+  (cd "$out/$1" && PATHPROF_FILE=prof.out $run ./prog >stdout) && dump "$out/$1" ||
+    { echo "not ok promote-$1: run or dump failed"; continue; }
+  echo "ok promote-$1: 7 loops"
+done
+# the reference: the same program with every loop's counts in memory (a 32-bit build promotes
+# nothing; its counts must equal the promoted builds')
+got=$(build bits32 --counter-bits=32)
+[ "$got" = 0 ] && echo "ok promote-bits32-none" || echo "not ok promote-bits32-none: $got loops promoted"
+(cd "$out/bits32" && PATHPROF_FILE=prof.out $run ./prog >stdout) && dump "$out/bits32"
+for p in single atomic shards; do
+  [ -s "$out/$p/dump.txt" ] || continue
+  if python3 "$top/regress/countcmp.py" "$out/bits32/dump.txt" "$out/$p/dump.txt" 1 >"$out/$p/cmp.txt" 2>&1; then echo "ok promote-$p-counts"
+  else echo "not ok promote-$p-counts: $(head -1 "$out/$p/cmp.txt")"; fi
+done
+for v in "continuous --continuous" "kpath --mode=kpath" "edge --mode=edge"; do
+  set -- $v
+  got=$(build "$@")
+  [ "$got" = 0 ] && echo "ok promote-$1-none" || echo "not ok promote-$1-none: $got loops promoted"
+done
