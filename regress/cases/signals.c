@@ -1,5 +1,8 @@
 /* Case: an instrumented signal handler interrupting instrumented code at arbitrary points (interval timer). */
 /* regress: timing-dependent (how often the loop runs depends on the clock; exact.sh compares no two runs) */
+/* The handler runs classify() too: a plain increment (a load and a store at -O0) that it
+   interrupts loses the handler's count, so the case counts atomically, which is signal-safe.
+   regress: pathcc-flags --update=atomic */
 #define _XOPEN_SOURCE 700
 #include <signal.h>
 #include <stdio.h>

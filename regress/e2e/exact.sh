@@ -86,7 +86,9 @@ build() {
   if [ -s "$d/plain.build" ]; then
     echo "not ok warnings $name: plain $CC $flags warns: $(head -1 "$d/plain.build")"
   fi
-  if ! (cd "$d" && "$top/bin/pathcc" --trace "$CC" $flags -o prog "$@" -lm) >"$d/pathcc.out" 2>"$d/pathcc.err"; then
+  # a case may ask for pathcc options of its own: a line "regress: pathcc-flags OPTIONS */"
+  own=$(sed -n 's|.*regress: pathcc-flags \(.*\) \*/.*|\1|p' "$@" | head -1)
+  if ! (cd "$d" && "$top/bin/pathcc" --trace $own "$CC" $flags -o prog "$@" -lm) >"$d/pathcc.out" 2>"$d/pathcc.err"; then
     echo "not ok build $name: pathcc --trace $CC $flags failed: $(head -1 "$d/pathcc.err")"
     return
   fi
@@ -97,7 +99,7 @@ build() {
   fi
   check "$name" "$d"
   mkdir -p "$d/notrace"
-  if ! (cd "$d/notrace" && "$top/bin/pathcc" "$CC" $flags -o prog "$@" -lm) >"$d/notrace/pathcc.log" 2>&1; then
+  if ! (cd "$d/notrace" && "$top/bin/pathcc" $own "$CC" $flags -o prog "$@" -lm) >"$d/notrace/pathcc.log" 2>&1; then
     echo "not ok notrace $name: pathcc $CC $flags failed: $(head -1 "$d/notrace/pathcc.log")"
   elif grep -q 'regress: timing-dependent' "$@"; then
     echo "skip notrace $name: counts depend on timing, two runs cannot be compared"
