@@ -829,6 +829,7 @@ static void stmt(Builder *b, CXCursor c) {
     break;
   case CXCursor_ReturnStmt: return_stmt(b, c, k); break;
   case CXCursor_IndirectGotoStmt: indirect_goto(b, c); break;
+  case CXCursor_NullStmt: break;  /* ';' runs nothing and has no line (as in gcov): 'for (...) {...};' */
   case CXCursor_UnexposedStmt:
     /* attributed statements: a loop under a pragma is still a loop; anything else with
        control flow inside is beyond this version, the rest is one opaque step */
