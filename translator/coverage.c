@@ -593,6 +593,22 @@ static bool do_body(const VGraph *v, int b) {
   return false;
 }
 
+/* Does block p hold only labels whose run the next label joins? */
+static bool label_run(const VBlock *p) { return p->label && p->label_lines == p->lines.n && !p->last_user; }
+
+/* The arc into block b from a predecessor with no other way out, one that is a run of labels
+   when there is one ('default: name:' is one run even when a goto to name comes first); -1 if none. */
+static int run_pred(const VGraph *v, int b) {
+  int any = -1;
+  for (size_t i = 0; i < v->a.n; i++) {
+    int only, p = v->a.v[i].src;
+    if (v->a.v[i].dst != b || p < 0 || p == v->ventry || !v->b.v[p].alive || out_arcs(v, p, &only) != 1) continue;
+    if (label_run(&v->b.v[p])) return (int)i;
+    if (any < 0) any = (int)i;
+  }
+  return any;
+}
+
 static void label_runs(VGraph *v) {
   for (size_t b = 0; b < v->b.n; b++) {
     VBlock *x = &v->b.v[b];
@@ -603,7 +619,7 @@ static void label_runs(VGraph *v) {
         int only, p = v->a.v[i].src;
         if (v->a.v[i].dst != (int)b || p < 0 || p == v->ventry || !v->b.v[p].alive || out_arcs(v, p, &only) != 1) continue;
         VBlock *pb = &v->b.v[p];
-        if (!pb->label || pb->label_lines != pb->lines.n || pb->last_user) continue;
+        if (!label_run(pb)) continue;
         LRefs merged = {0};
         for (size_t k = 0; k < pb->lines.n; k++) VEC_PUSH(merged, pb->lines.v[k]);
         for (size_t k = 0; k < x->lines.n; k++) push_line(&merged, x->lines.v[k].file, x->lines.v[k].line);
@@ -618,15 +634,11 @@ static void label_runs(VGraph *v) {
       }
       continue;
     }
-    int pred = -1, parc = -1;
-    for (size_t i = 0; i < v->a.n && pred < 0; i++) {
-      int only, p = v->a.v[i].src;
-      if (v->a.v[i].dst != (int)b || p < 0 || p == v->ventry || !v->b.v[p].alive) continue;
-      if (out_arcs(v, p, &only) == 1) { pred = p; parc = (int)i; }
-    }
-    if (pred < 0) continue;
+    int parc = run_pred(v, (int)b);
+    if (parc < 0) continue;
+    int pred = v->a.v[parc].src;
     VBlock *p = &v->b.v[pred];
-    bool run = p->label && p->label_lines == p->lines.n && !p->last_user;
+    bool run = label_run(p);
     if (!run && p->lines.n == 0 && pred != PP_ENTRY) {
       if (x->label == 1 && x->label_lines) { drop_line(&x->lines, 0); x->label_lines = 0; }
       continue;
