@@ -26,6 +26,8 @@ typedef struct {
   bool conditions;  /* &&, || and ?: are decisions of their own */
   VEC(char *) taken;  /* labels whose address is taken (&&label) */
   int hub;          /* the block every goto *p goes through, or -1 */
+  unsigned lead_end;  /* the statement is one of its compound's leading declarations: the
+                         offset of the compound's closing brace (else BAD) */
 } Builder;
 
 static void stmt(Builder *b, CXCursor c);
@@ -517,12 +519,39 @@ static void cond_flow(Builder *b, CXCursor e, int t, int f) {
 
 static bool noreturn_call(Builder *b, CXCursor c);
 
+/* Code placed before one of a compound's leading declarations (a block's entry hooks, the
+   function's entry) would mix declarations and code (-Wdeclaration-after-statement, an error
+   in C90 with -pedantic-errors): braces from the declaration to the end of the compound keep
+   the code before a block of its own. They nest inside the code at the declaration's start. */
+static void brace_from(Builder *b, CXCursor decl) {
+  if (b->lead_end == BAD) return;
+  PPBrace br = { start_of(decl), b->lead_end, b->depth + 1 };
+  VEC_PUSH(b->f->braces, br);
+}
+
+/* The statements k[from..] of a compound whose closing brace is at close, each knowing whether
+   it is one of the compound's leading declarations. */
+static void stmt_list(Builder *b, const Kids *k, size_t from, unsigned close) {
+  unsigned outer = b->lead_end;
+  bool lead = true;
+  for (size_t i = 0; i < from && lead; i++) lead = kind(k->v[i]) == CXCursor_DeclStmt;
+  for (size_t i = from; i < k->n; i++) {
+    lead = lead && kind(k->v[i]) == CXCursor_DeclStmt;
+    b->lead_end = lead ? close : BAD;
+    stmt(b, k->v[i]);
+  }
+  b->lead_end = outer;
+}
+
 /* A statement that stays inside the current block (its decisions aside); a call that never
    returns ends the block with an edge to the exit, counted just before the statement. */
 static void item(Builder *b, CXCursor c) {
   int start = b->cur, s = -1;
   bool ends = clang_isExpression(kind(c)) && noreturn_call(b, c);
-  if (b->g->blocks.v[b->cur].head < 0 || ends) set_head(b, s = stmt_site(b, start_of(c), SIDE_OPEN));
+  if (b->g->blocks.v[b->cur].head < 0 || ends) {
+    set_head(b, s = stmt_site(b, start_of(c), SIDE_OPEN));
+    if (kind(c) == CXCursor_DeclStmt) brace_from(b, c);
+  }
   add_lines(b, c);
   if (b->conditions) expr_flow(b, c);
   if (!ends) return;
@@ -553,7 +582,7 @@ static int substmt(Builder *b, CXCursor c) {
   b->depth++;
   if (kind(c) == CXCursor_CompoundStmt) {
     Kids k = kids(c);
-    for (size_t i = 0; i < k.n; i++) stmt(b, k.v[i]);
+    stmt_list(b, &k, 0, end_of(c) - 1);
     VEC_FREE(k);
     s = stmt_site(b, end_of(c) - 1, SIDE_CLOSE);
   } else {
@@ -811,7 +840,7 @@ static void stmt(Builder *b, CXCursor c) {
   switch (kind(c)) {
   case CXCursor_CompoundStmt:
     b->depth++;
-    for (size_t i = 0; i < k.n; i++) stmt(b, k.v[i]);
+    stmt_list(b, &k, 0, end_of(c) - 1);
     b->depth--;
     break;
   case CXCursor_IfStmt: if (k.n >= 2) if_stmt(b, c, k); else fail(b, "malformed if"); break;
@@ -974,7 +1003,7 @@ static void body(Builder *b, CXCursor body) {
   int first = new_block(b);
   leave_to(b, es, -1, first, EK_NORMAL);
   b->cur = first;
-  for (; i < k.n; i++) stmt(b, k.v[i]);
+  stmt_list(b, &k, i, end_of(body) - 1);
   int e = leave_to(b, stmt_site(b, end_of(body) - 1, SIDE_CLOSE), -1, PP_EXIT, EK_EXIT);
   b->g->edges.v[e].exit = PP_EXIT_FALL;
   VEC_FREE(k);
@@ -986,7 +1015,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   CXString n = clang_getCursorSpelling(fn);
   f->name = pp_xstrdup(clang_getCString(n));
   clang_disposeString(n);
-  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions };
+  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);
