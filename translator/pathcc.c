@@ -295,9 +295,11 @@ static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj
 }
 
 /* Compiles input (our .i, or the user's source when original) to obj. */
-static int compile(Driver *d, const Plan *p, const char *input, bool original, const char *obj, const char *errfile) {
+static int compile_with(Driver *d, const Plan *p, const char *input, bool original, const char *obj,
+                        const char *errfile, const char *extra) {
   Args a = cmd(d);
   copy_options(&a, d, original ? linker_only : done_by_preprocessor);
+  if (extra) VEC_PUSH(a, (char *)extra);
   VEC_PUSH(a, p->asm_only ? "-S" : "-c");
   VEC_PUSH(a, (char *)input);
   VEC_PUSH(a, "-o");
@@ -305,6 +307,10 @@ static int compile(Driver *d, const Plan *p, const char *input, bool original, c
   int rc = run(&a, errfile, d->verbose);
   VEC_FREE(a);
   return rc;
+}
+
+static int compile(Driver *d, const Plan *p, const char *input, bool original, const char *obj, const char *errfile) {
+  return compile_with(d, p, input, original, obj, errfile, NULL);
 }
 
 static int write_file(const char *path, const char *s, size_t n) {
@@ -322,6 +328,34 @@ static char *first_error(const char *errfile) {
   if (!line) line = pp_xasprintf("exit status without a message");
   free(text);
   return line;
+}
+
+/* Were all the compiler's errors warnings made errors (-Werror, -Werror=x)? Compiled from
+   preprocessed text, a unit loses the macro context in which GCC keeps some warnings quiet
+   (-Waddress on a macro's test of an array against NULL): the user's source compiles clean,
+   the instrumented unit does not. */
+static bool only_werror(const char *errfile) {
+  char *text = pp_read_file(errfile, NULL);
+  bool any = false, other = false;
+  for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+    if (!strstr(l, "error:")) continue;
+    if (strstr(l, "[-Werror")) any = true;
+    else other = true;
+  }
+  free(text);
+  return any && !other;
+}
+
+/* The instrumented unit once more without warnings (-w), into a file beside obj that replaces
+   it on success. Its warnings are not the user's: the user has seen those of the source. */
+static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const char *obj, const char *errfile) {
+  if (!strcmp(obj, "-")) return false;
+  char *tmp = pp_xasprintf("%s.pathcc-%ld", obj, (long)getpid()), *err = pp_xasprintf("%s.quiet", errfile);
+  bool ok = compile_with(d, p, ofile, false, tmp, err, "-w") == 0 && rename(tmp, obj) == 0;
+  if (!ok) unlink(tmp);
+  free(tmp);
+  free(err);
+  return ok;
 }
 
 static void warn(const char *src, const char *what) {
@@ -482,11 +516,14 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     }
   } else {
     /* our output did not compile: build what the user wrote; if that compiles, say once why
-       it is uninstrumented, else its own diagnostics are all the user needs */
+       it is uninstrumented, else its own diagnostics are all the user needs. When only warnings
+       made errors stopped ours, it replaces the user's object if it compiles without warnings. */
     if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
-    unlink(tables);
+    bool werror = only_werror(errfile);
     rc = compile(d, p, input, true, obj, NULL);
-    if (rc == 0) {
+    bool quiet = rc == 0 && werror && compile_quiet(d, p, ofile, obj, errfile);
+    if (!quiet) unlink(tables);
+    if (rc == 0 && !quiet) {
       char *first = first_error(errfile);
       char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
       warn(src, why);

@@ -2,7 +2,8 @@
 # Driver semantics beyond regress/e2e/driver.sh, each against plain gcc in a twin directory:
 # -S, -save-temps, -fsyntax-only, C++ and assembly inputs (alone and beside C sources), -x c,
 # the compiler's exit status and diagnostics, and -Wall -Wextra -pedantic -Werror under
-# -std=c89/c99/c11/gnu89/gnu11 on a program that compiles clean with plain gcc.
+# -std=c89/c99/c11/gnu89/gnu11 on a program that compiles clean with plain gcc (in path mode,
+# and with --decisions=conditions, --mode=osp and --trace, whose code goes before declarations).
 NAME=driver2
 . "$(dirname "$0")/../dropin-lib.sh"
 s="$d/src"
@@ -48,7 +49,8 @@ cat >"$s/pperr.c" <<'C'
 int x;
 C
 cat >"$s/clean.c" <<'C'
-/* clean.c: compiles clean as C89 to C11 with -Wall -Wextra -pedantic */
+/* clean.c: compiles clean as C89 to C11 with -Wall -Wextra -pedantic; blocks and the body of
+   main() start with declarations, some of them decisions */
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +60,9 @@ static int score(const struct item *it, int n)
 {
   int i, total = 0;
   for (i = 0; i < n; i++) {
+    int heavy = it[i].weight > 5 && it[i].name[0] != 'x';
+    int bonus = heavy ? 2 : 0;
+    total += bonus;
     switch (it[i].weight % 3) {
     case 0: total += it[i].weight; break;
     case 1: total -= 1; break;
@@ -73,9 +78,22 @@ done:
 int main(int argc, char **argv)
 {
   static const struct item items[] = { {"apple", 3}, {"pear", 4}, {"xylophone", 8}, {"fig", 12} };
-  int r = score(items, (int)(sizeof items / sizeof items[0]));
+  int many = argc > 1 || argv[0] == NULL;
+  int r = score(items, (int)(sizeof items / sizeof items[0])) + many;
   (void)argv;
   printf("%d %d\n", r, argc);
+  return 0;
+}
+C
+cat >"$s/macrowarn.c" <<'C'
+/* macrowarn.c: a macro tests an array against NULL; GCC warns (-Waddress) only when it sees
+   the macro, so the preprocessed unit pathcc compiles warns where the source does not */
+#include <stdio.h>
+#define FIRST(a) ((a) != NULL ? (a)[0] : -1)
+int main(void)
+{
+  int v[3] = { 4, 5, 6 };
+  printf("%d\n", FIRST(v));
   return 0;
 }
 C
@@ -181,7 +199,25 @@ else nok o-dev-null "pathcc gcc -c a.c -o $dev: status $rc, $( [ -e "$dev.pp.jso
 if [ -c "$dev" ] && [ ! -s "$d/devnull-run.err" ]; then ok profile-to-device
 else nok profile-to-device "PATHPROF_FILE=$dev ./prog: $( [ -c "$dev" ] || echo "the device was replaced by a regular file; ")stderr: $(head -c 150 "$d/devnull-run.err")"; fi
 
-# -Wall -Wextra -pedantic -Werror under each standard: clean, instrumented, same output
+# -Werror and a warning only the preprocessed unit has: compiled clean, instrumented all the same
+twin werror-macro gcc -Wall -Werror -o prog macrowarn.c
+(cd "$d/pathcc/werror-macro" && PATHPROF_FILE=p.out ./prog >run.txt 2>&1)
+if [ "$(cat "$d/pathcc/werror-macro/.rc")" = 0 ] && [ ! -s "$d/pathcc/werror-macro/.stderr" ] &&
+   "$R" report "$d/pathcc/werror-macro/p.out" 2>/dev/null | grep -q 'main (macrowarn.c'; then ok werror-macro
+else nok werror-macro "pathcc gcc -Wall -Werror macrowarn.c: status $(cat "$d/pathcc/werror-macro/.rc"), $(head -1 "$d/pathcc/werror-macro/.stderr" | cut -c1-160), main not in the report"; fi
+
+# -Wall -Wextra -pedantic -Werror under each standard: clean, instrumented, same output; the
+# modes that put code before declarations (block hooks, the entry before a decision) under C89
+for std in c89 gnu89; do
+  for fl in --decisions=conditions --mode=osp "--trace --decisions=conditions"; do
+    n="std-$std$(echo "$fl" | tr -d ' =-')"
+    PATHCC_FLAGS=$fl twin "$n" gcc "-std=$std" -Wall -Wextra -pedantic -Werror -o prog clean.c
+    (cd "$d/plain/$n" && ./prog >run.txt 2>&1)
+    (cd "$d/pathcc/$n" && PATHPROF_FILE=p.out PATHPROF_TRACE=t.txt PATHPROF_OSP_FILE=p.osp ./prog >run.txt 2>&1)
+    if same_rc "$n" && [ ! -s "$d/pathcc/$n/.stderr" ] && cmp -s "$d/plain/$n/run.txt" "$d/pathcc/$n/run.txt"; then ok "$n"
+    else nok "$n" "pathcc $fl gcc -std=$std -Wall -Wextra -pedantic -Werror: status $(cat "$d/pathcc/$n/.rc"), $(head -1 "$d/pathcc/$n/.stderr" | cut -c1-160)"; fi
+  done
+done
 for std in c89 c99 c11 gnu89 gnu11; do
   twin "std-$std" gcc "-std=$std" -Wall -Wextra -pedantic -Werror -o prog clean.c
   (cd "$d/plain/std-$std" && ./prog >run.txt 2>&1); (cd "$d/pathcc/std-$std" && PATHPROF_FILE=p.out ./prog >run.txt 2>&1)
