@@ -2,7 +2,8 @@
 # samples/cmake (a static library, a shared library and a program) configured with
 # -DCMAKE_C_COMPILER=bin/pathcc: CMake identifies GNU, the build is warning-free, the program behaves
 # as the plain gcc build does, CMake's dependency files are the plain build's byte for byte (and a
-# touched header rebuilds every unit), and `pathprof report` covers the program and both libraries.
+# touched header rebuilds every unit), and `pathprof report` covers the program and both libraries;
+# and pathcc as compiler and linker launcher.
 NAME=cmake
 . "$(dirname "$0")/../dropin-lib.sh"
 if ! command -v cmake >/dev/null 2>&1; then skip cmake "cmake is not installed"; finish; fi
@@ -70,6 +71,14 @@ echo "$gens" | while IFS= read -r gen; do
      nm "$b/pathcc/app" 2>/dev/null | grep -q ' [Tt] __pathprof_register'; then ok "$g-shared-runtime"
   else nok "$g-shared-runtime" "libhisto.so and app should each hold their own, unexported, runtime"; fi
 done >"$d/results.txt"
+# pathcc as CMake's compiler and linker launcher (CMake 3.21+): gcc stays the compiler; the
+# links go through pathcc too, which adds the runtime (a compiler launcher alone leaves it out)
+b="$d/launcher"
+if cmake -S "$srcdir" -B "$b" -DCMAKE_C_COMPILER=gcc -DCMAKE_C_COMPILER_LAUNCHER="$P" -DCMAKE_C_LINKER_LAUNCHER="$P" >"$d/launcher.log" 2>&1 &&
+   cmake --build "$b" >>"$d/launcher.log" 2>&1 && ! grep -q 'pathcc: \(warning\|error\)' "$d/launcher.log" &&
+   (cd "$b" && PATHPROF_FILE="$b/app.out" ./app >app.stdout) && cmp -s "$d/unixmakefiles/plain/app.stdout" "$b/app.stdout" &&
+   "$R" report "$b/app.out" 2>/dev/null | grep -qF 'histo_add (histo.c'; then ok launcher
+else nok launcher "-DCMAKE_C_COMPILER_LAUNCHER=pathcc -DCMAKE_C_LINKER_LAUNCHER=pathcc: $(grep -m1 -i 'error\|pathcc:' "$d/launcher.log")"; fi >>"$d/results.txt"
 cat "$d/results.txt"
 grep -q '^not ok' "$d/results.txt" && failed=1
 finish
