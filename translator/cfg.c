@@ -523,9 +523,9 @@ static bool noreturn_call(Builder *b, CXCursor c);
    function's entry) would mix declarations and code (-Wdeclaration-after-statement, an error
    in C90 with -pedantic-errors): braces from the declaration to the end of the compound keep
    the code before a block of its own. They nest inside the code at the declaration's start. */
-static void brace_from(Builder *b, CXCursor decl) {
+static void brace_from(Builder *b, unsigned at) {
   if (b->lead_end == BAD) return;
-  PPBrace br = { start_of(decl), b->lead_end, b->depth + 1 };
+  PPBrace br = { at, b->lead_end, b->depth + 1 };
   VEC_PUSH(b->f->braces, br);
 }
 
@@ -543,14 +543,32 @@ static void stmt_list(Builder *b, const Kids *k, size_t from, unsigned close) {
   b->lead_end = outer;
 }
 
+/* Where a statement starts: a declaration's extent begins after the __extension__ keywords
+   that precede it (GNU headers and macros put them there), and code must not go between. */
+static unsigned stmt_start(Builder *b, CXCursor c) {
+  static const char kw[] = "__extension__";
+  const size_t n = sizeof kw - 1;
+  unsigned off = start_of(c);
+  if (kind(c) != CXCursor_DeclStmt || off == BAD) return off;
+  for (;;) {
+    unsigned p = off;
+    while (p > 0 && isspace((unsigned char)b->src->text[p - 1])) p--;
+    if (p < n || memcmp(b->src->text + p - n, kw, n) ||
+        (p > n && (isalnum((unsigned char)b->src->text[p - n - 1]) || b->src->text[p - n - 1] == '_')))
+      return off;
+    off = p - (unsigned)n;
+  }
+}
+
 /* A statement that stays inside the current block (its decisions aside); a call that never
    returns ends the block with an edge to the exit, counted just before the statement. */
 static void item(Builder *b, CXCursor c) {
   int start = b->cur, s = -1;
   bool ends = clang_isExpression(kind(c)) && noreturn_call(b, c);
   if (b->g->blocks.v[b->cur].head < 0 || ends) {
-    set_head(b, s = stmt_site(b, start_of(c), SIDE_OPEN));
-    if (kind(c) == CXCursor_DeclStmt) brace_from(b, c);
+    unsigned at = stmt_start(b, c);
+    set_head(b, s = stmt_site(b, at, SIDE_OPEN));
+    if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
   }
   add_lines(b, c);
   if (b->conditions) expr_flow(b, c);
@@ -999,7 +1017,7 @@ static void body(Builder *b, CXCursor body) {
   b->cur = PP_ENTRY;
   for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !(b->conditions && has_decisions(b, k.v[i])); i++)
     add_lines(b, k.v[i]);
-  int es = i < k.n ? stmt_site(b, start_of(k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
+  int es = i < k.n ? stmt_site(b, stmt_start(b, k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
   int first = new_block(b);
   leave_to(b, es, -1, first, EK_NORMAL);
   b->cur = first;

@@ -50,7 +50,7 @@ int x;
 C
 cat >"$s/clean.c" <<'C'
 /* clean.c: compiles clean as C89 to C11 with -Wall -Wextra -pedantic; blocks and the body of
-   main() start with declarations, some of them decisions */
+   main() start with declarations, some of them decisions, one after __extension__ */
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +81,10 @@ int main(int argc, char **argv)
   int many = argc > 1 || argv[0] == NULL;
   int r = score(items, (int)(sizeof items / sizeof items[0])) + many;
   (void)argv;
+  if (argc > 0) {
+    __extension__ long long wide = (long long)r * 3;
+    r = (int)(wide / 3);
+  }
   printf("%d %d\n", r, argc);
   return 0;
 }
