@@ -394,10 +394,10 @@ static void rewrite_all(Unit *u, PPResult *res) {
     PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->mode == PP_MODE_OSP, ext, how,
                      u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o), t->ppp_array,
                      t->num.slots, t->ppp_bits, pp_ppp_table_size(&t->num), expect, &used[i],
-                     /* promoted loops settle into 64-bit array counters by Ball-Larus id (path
-                        mode's, or ppp's kept arrays), and not under continuous mode, which
-                        promises that even SIGKILL loses no count */
-                     (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash && !t->ppp_array &&
+                     /* promoted loops settle into 64-bit array counters (path mode's, ppp's slots
+                        or kept arrays), and not under continuous mode, which promises that even
+                        SIGKILL loses no count */
+                     (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
                          u->o->counter_bits == 64 && !u->o->continuous };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);

@@ -10,6 +10,7 @@ typedef struct {
   int back;        /* the back edge (latch -> header) */
   int exit;        /* the only edge leaving the loop */
   uint64_t path;   /* Ball-Larus id of an iteration entered by the back edge */
+  uint64_t value, slot;  /* the rewriter's: the register where such a round ends, its counter */
 } PPPromoted;
 
 /* The loops of g that qualify: no calls (nothing can dump, fork, exit or jump away while a

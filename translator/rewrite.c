@@ -189,7 +189,7 @@ static char *count_round(Gen *g, int k, uint64_t add, bool zero) {
   char *a = add ? pp_xasprintf(" %c %" PRIu64 "%s", (int64_t)add < 0 ? '-' : '+',
                                (int64_t)add < 0 ? (uint64_t)0 - add : add, g->suffix) : pp_xstrdup("");
   char *c = count(g, add, false);
-  char *s = pp_xasprintf("(" R "%s == %" PRIu64 "%s ? (void)" LOCAL "%d++ : (void)(%s))", a, g->promo[k].path, g->suffix,
+  char *s = pp_xasprintf("(" R "%s == %" PRIu64 "%s ? (void)" LOCAL "%d++ : (void)(%s))", a, g->promo[k].value, g->suffix,
                          k, c);
   g->uses_r = true;
   free(a); free(c);
@@ -198,7 +198,7 @@ static char *count_round(Gen *g, int k, uint64_t add, bool zero) {
 
 /* Leaving promoted loop k: its local's rounds go to the round path's counter. */
 static char *settle(Gen *g, int k) {
-  char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + g->promo[k].path), *local = pp_xasprintf(LOCAL "%d", k);
+  char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + g->promo[k].slot), *local = pp_xasprintf(LOCAL "%d", k);
   char *add = step(g, idx, false, local);
   char *s = pp_xasprintf("%s, %s = 0", add, local);
   free(idx); free(local); free(add);
@@ -461,11 +461,35 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
   free(pre); free(t); free(fl); free(post);
 }
 
+/* Where the rounds of promoted loops count: by Ball-Larus id in path mode's array; in ppp slots
+   the round path's slot, whose expected register value holds its PPP id above the Ball-Larus
+   id. A loop whose round path is not interesting (residual every round) is not promoted. */
+static void round_slots(Gen *g) {
+  const PPLayout *l = g->lay;
+  size_t n = 0;
+  for (size_t k = 0; k < g->npromo; k++) {
+    PPPromoted p = g->promo[k];
+    uint64_t mask = l->bits ? (1ULL << l->bits) - 1 : 0, q;
+    p.value = p.slot = p.path;
+    if (l->ppp) {
+      for (q = 0; q < l->slots && !((l->expect[q] & mask) == p.path && l->expect[q] >> l->bits == q); q++) {}
+      if (q == l->slots) continue;
+      p.value = l->expect[q];
+      p.slot = q;
+    }
+    g->promo[n++] = p;
+  }
+  g->npromo = n;
+}
+
 int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const bool *zero) {
   Gen g = { .f = f, .lay = lay, .zero = zero, .suffix = lay->wide ? "ULL" : "UL",
             .u = lay->counter_bits == 32 ? "__pathprof_u.base" : "__pathprof_u" };
   /* after a longjmp, a non-volatile local may hold any value: setjmp callers keep memory counts */
-  if (lay->promote && !f->calls_setjmp) g.npromo = pp_promote_loops(&f->g, &g.promo);
+  if (lay->promote && !f->calls_setjmp) {
+    g.npromo = pp_promote_loops(&f->g, &g.promo);
+    round_slots(&g);
+  }
   plan_pieces(&g);
   pp_sort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
   int probes = 0;
