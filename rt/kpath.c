@@ -376,6 +376,19 @@ static void drop(struct fun *f, struct __pathprof_ka *a)
   a->bottom = 0;
 }
 
+/* The id's one counter, and the stream's next state: the lower slab counts; the upper copy of
+   a chunk after the first does not. */
+static inline void count(struct __pathprof_ka *a, const struct fun *f, struct node *top, struct node *bottom)
+{
+  if (bottom)
+    bottom->count++;
+  else
+    top->count++;
+  a->top = top;
+  a->bottom = bottom;
+  a->pos = a->pos + 1 == f->km1 ? 0 : a->pos + 1;
+}
+
 /* GNU compilers keep the slow path out of line, so the fast path saves few registers. */
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((__noinline__))
@@ -408,13 +421,7 @@ static NOINLINE void kpath_id_slow(struct __pathprof_ka *a, unsigned long long r
     drop(f, a);
     return;
   }
-  if (bottom) /* the lower slab counts; the upper copy of a chunk after the first does not */
-    bottom->count++;
-  else
-    top->count++;
-  a->top = top;
-  a->bottom = bottom;
-  a->pos = a->pos + 1 == f->km1 ? 0 : a->pos + 1;
+  count(a, f, top, bottom);
 }
 
 /* The root of f labelled r, or 0: a lookup that adds nothing. */
@@ -478,13 +485,7 @@ void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
       top = find_child(a->top, r);
     }
     if (top && (!bottom || (bottom = find_child(bottom, r)) != 0)) {
-      if (bottom)
-        bottom->count++;
-      else
-        top->count++;
-      a->top = top;
-      a->bottom = bottom;
-      a->pos = a->pos + 1 == f->km1 ? 0 : a->pos + 1;
+      count(a, f, top, bottom);
       return;
     }
   }
