@@ -22,9 +22,11 @@ static const char unit_struct[] =
 ;
 
 /* libclang sees the .i as C with GCC-only header types mapped to ones it knows; the defines
-   shape only clang's view, the real compiler reads the original text (DESIGN.md pitfalls). */
+   shape only clang's view, the real compiler reads the original text (DESIGN.md pitfalls).
+   [[attributes]] parse whatever -std the user gave (GCC takes them with -std=c2x): in clang's
+   default C they are a syntax error that drops the function they mark without a word. */
 static const char *clang_args[] = {
-  "-x", "c", "-undef", "-ferror-limit=0", "-w", "-Wno-return-type",
+  "-x", "c", "-undef", "-ferror-limit=0", "-w", "-Wno-return-type", "-fdouble-square-bracket-attributes",
   "-D_Decimal32=float", "-D_Decimal64=double", "-D_Decimal128=long double",
   "-D_Float32=float", "-D_Float32x=double", "-D_Float64=double", "-D_Float64x=long double",
   "-D_Float128=__float128", "-D__malloc__(...)=__malloc__",
