@@ -367,6 +367,37 @@ static bool before_case(const char *text, size_t len, unsigned off) {
   return false;
 }
 
+/* Does text[at, end) hold only blanks, the word w and the characters of chars? */
+static bool only(const char *text, unsigned at, unsigned end, const char *w, const char *chars) {
+  size_t n = strlen(w);
+  bool seen = false;
+  while (at < end) {
+    if (!seen && end - at >= n && !strncmp(text + at, w, n)) { seen = true; at += (unsigned)n; continue; }
+    if (!isspace((unsigned char)text[at]) && !strchr(chars, text[at])) return false;
+    at++;
+  }
+  return seen;
+}
+
+/* A fallthrough attribute statement (__attribute__((fallthrough)); or [[fallthrough]];, as
+   macros spell them) must come right before its case label, so code meant for the position
+   before the label goes before the attribute. Returns where that statement starts, or off. */
+static unsigned above_fallthrough(const char *text, unsigned off) {
+  unsigned p = off;
+  while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
+  if (p == 0 || text[p - 1] != ';') return off;
+  static const char *const opens[] = { "__attribute__", "[[" };
+  for (int i = 0; i < 2; i++) {
+    size_t n = strlen(opens[i]);
+    for (unsigned a = p - 1; a > 0 && p - a < 64; a--) {
+      if (strncmp(text + a, opens[i], n)) continue;
+      if (only(text, a + (unsigned)n, p, "fallthrough", "_():[];gnu")) return a;
+      break;
+    }
+  }
+  return off;
+}
+
 /* Loop pragmas (#pragma GCC unroll, omp for, _Pragma from macros) must stay right before their
    loop, so code meant for the position before a statement hops above the pragma lines that
    precede it; a line marker after it restores the line numbering. */
@@ -424,8 +455,10 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
     if (pre) {
       char *marker = NULL;
       unsigned off = s->side == SIDE_OPEN ? above_pragmas(f->text, s->off, &marker) : s->off;
+      bool to_case = before_case(f->text, f->text_len, s->off);
+      if (to_case && off == s->off) off = above_fallthrough(f->text, off);
       edit(ed, off, s->side, s->lvl, true, pp_xasprintf(" %s%s%s", pre,
-           before_case(f->text, f->text_len, s->off) ? "/* fallthrough */ " : "", marker ? marker : ""));
+           to_case && off == s->off ? "/* fallthrough */ " : "", marker ? marker : ""));
       free(marker);
     }
     break;

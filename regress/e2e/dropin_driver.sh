@@ -101,6 +101,29 @@ int main(void)
   return 0;
 }
 C
+cat >"$s/attrs.c" <<'C'
+/* attrs.c: C2x [[attributes]] on functions and statements (gcc -std=c2x), a GNU fallthrough */
+#include <stdio.h>
+[[nodiscard]] static int twice(int x)
+{
+  [[maybe_unused]] int unused = 0;
+  switch (x) {
+  case 1: x += 2; [[fallthrough]];
+  case 2: x++; break;
+  case 3: x--; __attribute__((fallthrough));
+  default: break;
+  }
+  return 2 * x;
+}
+[[maybe_unused]] static int spare(int x) { return x > 1 ? x : -x; }
+int main(void)
+{
+  int s = 0, i;
+  for (i = 0; i < 4; i++) s += twice(i);
+  printf("%d\n", s);
+  return 0;
+}
+C
 # twin NAME COMMAND-WORDS: runs "gcc WORDS" in $d/plain/NAME and "pathcc gcc WORDS" in
 # $d/pathcc/NAME (fresh copies of src), keeping stdout, stderr and the exit status of each.
 twin() {
@@ -209,6 +232,14 @@ twin werror-macro gcc -Wall -Werror -o prog macrowarn.c
 if [ "$(cat "$d/pathcc/werror-macro/.rc")" = 0 ] && [ ! -s "$d/pathcc/werror-macro/.stderr" ] &&
    "$R" report "$d/pathcc/werror-macro/p.out" 2>/dev/null | grep -q 'main (macrowarn.c'; then ok werror-macro
 else nok werror-macro "pathcc gcc -Wall -Werror macrowarn.c: status $(cat "$d/pathcc/werror-macro/.rc"), $(head -1 "$d/pathcc/werror-macro/.stderr" | cut -c1-160), main not in the report"; fi
+
+# C2x attributes: the functions they mark are instrumented like any other
+twin c2x-attributes gcc -std=c2x -Wall -Wextra -pedantic -Werror -o prog attrs.c
+(cd "$d/plain/c2x-attributes" && ./prog >run.txt 2>&1); (cd "$d/pathcc/c2x-attributes" && PATHPROF_FILE=p.out ./prog >run.txt 2>&1)
+if same_rc c2x-attributes && [ ! -s "$d/pathcc/c2x-attributes/.stderr" ] && cmp -s "$d/plain/c2x-attributes/run.txt" "$d/pathcc/c2x-attributes/run.txt" &&
+   grep -q '"name": *"spare"' "$d/pathcc/c2x-attributes/prog-attrs.pp.json" &&
+   "$R" report "$d/pathcc/c2x-attributes/p.out" 2>/dev/null | grep -q 'twice (attrs.c'; then ok c2x-attributes
+else nok c2x-attributes "pathcc gcc -std=c2x: status $(cat "$d/pathcc/c2x-attributes/.rc"), $(head -1 "$d/pathcc/c2x-attributes/.stderr" | cut -c1-120), twice and spare should be in the tables and the report"; fi
 
 # -Wall -Wextra -pedantic -Werror under each standard: clean, instrumented, same output; the
 # modes that put code before declarations (block hooks, the entry before a decision) under C89
