@@ -1,5 +1,6 @@
 /* The CFG/DAG model: construction, the DAG adjacency index and topological order. */
 #include "graph.h"
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,14 @@ void pp_block_add_lines(PPGraph *g, int b, int file, unsigned first, unsigned la
   }
   PPLines l = { file, first, last };
   VEC_PUSH(bl->lines, l);
+}
+
+const PPEdge *pp_graph_dummy(const PPGraph *g, int src, int dst, PPEdgeKind k) {
+  assert(k == EK_DUMMY_ENTRY || k == EK_DUMMY_EXIT);
+  for (size_t i = 0; i < g->edges.n; i++)
+    if (g->edges.v[i].kind == k && g->edges.v[i].src == src && g->edges.v[i].dst == dst) return &g->edges.v[i];
+  assert(!"missing dummy edge");
+  return NULL;
 }
 
 bool pp_edge_in_dag(const PPEdge *e) {

@@ -88,6 +88,9 @@ int pp_graph_add_edge(PPGraph *g, int src, int dst, PPEdgeKind kind);
 void pp_block_add_lines(PPGraph *g, int b, int file, unsigned first, unsigned last);
 
 bool pp_edge_in_dag(const PPEdge *e);
+/* The dummy edge of kind k (EK_DUMMY_ENTRY or EK_DUMMY_EXIT) from src to dst, which a back or
+   cut edge between them implies. */
+const PPEdge *pp_graph_dummy(const PPGraph *g, int src, int dst, PPEdgeKind k);
 /* CSR over every edge (dead, back and cut included) by source: start[n+1], adj[m]; caller frees. */
 void pp_graph_all_out(const PPGraph *g, int **start, int **adj);
 /* The same by target. */

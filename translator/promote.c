@@ -5,7 +5,6 @@
    counts the round path in a local when the register says it is that path, and the one exit
    edge adds the local to the counter. Only loops from which nothing else can leave qualify. */
 #include "promote.h"
-#include <assert.h>
 #include <stdlib.h>
 
 static bool real(const PPEdge *e) { return !e->dead && e->kind != EK_DUMMY_ENTRY && e->kind != EK_DUMMY_EXIT; }
@@ -28,14 +27,6 @@ static char *loop_body(const PPGraph *g, const PPEdge *b, const int *in_start, c
   return in;
 }
 
-/* The value of the dummy edge of kind k from src to dst. */
-static uint64_t dummy_val(const PPGraph *g, int src, int dst, PPEdgeKind k) {
-  for (size_t i = 0; i < g->edges.n; i++)
-    if (g->edges.v[i].kind == k && g->edges.v[i].src == src && g->edges.v[i].dst == dst) return g->edges.v[i].val;
-  assert(!"missing dummy edge");
-  return 0;
-}
-
 /* Whether back edge bi's loop qualifies; fills p. The way round is the chain of in-loop
    successors from the header, which must come back to it by bi. */
 static bool qualifies(const PPGraph *g, int bi, const char *in, const int *out_start, const int *out_adj, PPPromoted *p) {
@@ -55,7 +46,7 @@ static bool qualifies(const PPGraph *g, int bi, const char *in, const int *out_s
     if (inside != 1) return false;
   }
   if (exit < 0 || g->edges.v[exit].no_site || g->edges.v[exit].quiet || g->edges.v[exit].dispatch) return false;
-  uint64_t path = dummy_val(g, PP_ENTRY, b->dst, EK_DUMMY_ENTRY) + dummy_val(g, b->src, PP_EXIT, EK_DUMMY_EXIT);
+  uint64_t path = pp_graph_dummy(g, PP_ENTRY, b->dst, EK_DUMMY_ENTRY)->val + pp_graph_dummy(g, b->src, PP_EXIT, EK_DUMMY_EXIT)->val;
   for (int v = b->dst; v != b->src;) {  /* round the loop: the one in-loop successor each time */
     int next = -1;
     for (int k = out_start[v]; k < out_start[v + 1]; k++) {

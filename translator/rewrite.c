@@ -167,13 +167,6 @@ static char *count(Gen *g, uint64_t add, bool zero) {
   return s;
 }
 
-static uint64_t dummy_inc(const PPGraph *gr, int src, int dst, PPEdgeKind k) {
-  for (size_t i = 0; i < gr->edges.n; i++)
-    if (gr->edges.v[i].kind == k && gr->edges.v[i].src == src && gr->edges.v[i].dst == dst)
-      return gr->edges.v[i].inc;
-  assert(!"missing dummy edge");
-  return 0;
-}
 
 /* The promoted loop whose back edge (exit edge when exit is set) is edge i, or -1. */
 static int promoted(const Gen *g, size_t i, bool exit) {
@@ -213,9 +206,9 @@ static char *edge_code(Gen *g, const PPEdge *e, uint64_t comp) {
   int k = promoted(g, (size_t)(e - gr->edges.v), false);
   if (e->kind == EK_EXIT) return count(g, e->inc, z);
   if (e->kind == EK_BACK || e->kind == EK_CUT) {
-    uint64_t add = dummy_inc(gr, e->src, PP_EXIT, EK_DUMMY_EXIT);
+    uint64_t add = pp_graph_dummy(gr, e->src, PP_EXIT, EK_DUMMY_EXIT)->inc;
     char *c = k >= 0 ? count_round(g, k, add, g->zero[e->src]) : count(g, add, g->zero[e->src]);
-    char *s = set_r(g, dummy_inc(gr, PP_ENTRY, e->dst, EK_DUMMY_ENTRY) - comp);
+    char *s = set_r(g, pp_graph_dummy(gr, PP_ENTRY, e->dst, EK_DUMMY_ENTRY)->inc - comp);
     char *both = pp_xasprintf("%s, %s", c, s);
     free(c); free(s);
     return both;
