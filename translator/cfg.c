@@ -247,24 +247,6 @@ static bool at_line_start(const char *t, unsigned off) {
   return off == 0 || t[off - 1] == '\n';
 }
 
-/* Whether a #pragma line (GCC unroll or ivdep, omp simd, also from _Pragma) stands right above
-   the statement at off, past blank lines and line markers: the compiler binds it to that loop. */
-static bool pragma_above(const char *t, unsigned off) {
-  if (!strncmp(t + off, "#pragma", 7) || !strncmp(t + off, "# pragma", 8)) return true;
-  unsigned ls = off;
-  while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t')) ls--;
-  if (ls > 0 && t[ls - 1] != '\n') return false;  /* other code before it on its line */
-  while (ls > 0) {
-    unsigned prev = ls - 1, q;
-    while (prev > 0 && t[prev - 1] != '\n') prev--;
-    for (q = prev; t[q] == ' ' || t[q] == '\t'; q++) {}
-    if (!strncmp(t + q, "#pragma", 7) || !strncmp(t + q, "# pragma", 8)) return true;
-    if (t[q] != '\n' && !(t[q] == '#' && t[q + 1] == ' ' && isdigit((unsigned char)t[q + 2]))) return false;
-    ls = prev;
-  }
-  return false;
-}
-
 /* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
 static unsigned skip_ws(const PPSource *s, unsigned off) {
   const char *t = s->text;
@@ -642,8 +624,10 @@ static void loop_body(Builder *b, CXCursor body, int brk, int cont, int next) {
    annotation (and a warning), so its edges prefer the spanning tree, where they carry none. */
 static void loop_cond(Builder *b, CXCursor loop, CXCursor cond, int t, int f) {
   size_t first = b->g->edges.n;
+  bool pragma;
   cond_edges(b, cond, t, f);
-  if (pragma_above(b->src->text, start_of(loop)))
+  pp_pragma_top(b->src->text, start_of(loop), &pragma);
+  if (pragma)
     for (size_t i = first; i < b->g->edges.n; i++) b->g->edges.v[i].quiet = true;
 }
 

@@ -395,25 +395,10 @@ static unsigned above_fallthrough(const char *text, unsigned off) {
    loop, so code meant for the position before a statement hops above the pragma lines that
    precede it; a line marker after it restores the line numbering. */
 static unsigned above_pragmas(const char *text, unsigned off, char **marker) {
-  unsigned at = off, top = off;
-  /* a statement under a pragma may start at the pragma itself (libclang's attributed statement) */
-  bool self = !strncmp(text + off, "#pragma", 7) || !strncmp(text + off, "# pragma", 8);
+  bool found;
+  unsigned top = pp_pragma_top(text, off, &found);
   *marker = NULL;
-  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) at--;
-  if (at > 0 && text[at - 1] != '\n') return off;            /* something precedes on this line */
-  if (self) top = at;
-  while (at > 0) {                                            /* walk up blank, marker, pragma lines */
-    unsigned prev = at - 1;
-    while (prev > 0 && text[prev - 1] != '\n') prev--;
-    unsigned q = prev;
-    while (text[q] == ' ' || text[q] == '\t') q++;
-    bool blank = text[q] == '\n', marker_line = text[q] == '#' && text[q + 1] == ' ' && isdigit((unsigned char)text[q + 2]);
-    bool pragma = !strncmp(text + q, "#pragma", 7) || !strncmp(text + q, "# pragma", 8);
-    if (!blank && !marker_line && !pragma) break;
-    if (pragma) top = prev;
-    at = prev;
-  }
-  if (top == off && !self) return off;
+  if (!found) return off;
   /* the presumed position of line `top`: the last line marker before it, plus lines since */
   unsigned m = top, lines = 0;
   while (m > 0) {

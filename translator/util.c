@@ -1,5 +1,6 @@
 /* Small helpers shared by the host tools: checked allocation, strings, hashing, file reading. */
 #include "util.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -116,4 +117,28 @@ void pp_fputs_xml(FILE *o, const char *s) {
     default: fputc(*s, o);
     }
   }
+}
+
+static bool is_pragma(const char *t) { return !strncmp(t, "#pragma", 7) || !strncmp(t, "# pragma", 8); }
+
+unsigned pp_pragma_top(const char *text, unsigned off, bool *found) {
+  unsigned at = off, top = off;
+  *found = is_pragma(text + off);
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) at--;
+  if (at > 0 && text[at - 1] != '\n') return off;            /* something precedes on this line */
+  if (*found) top = at;
+  while (at > 0) {                                            /* walk up blank, marker, pragma lines */
+    unsigned prev = at - 1, q;
+    while (prev > 0 && text[prev - 1] != '\n') prev--;
+    for (q = prev; text[q] == ' ' || text[q] == '\t'; q++) {}
+    bool blank = text[q] == '\n', marker = text[q] == '#' && text[q + 1] == ' ' && isdigit((unsigned char)text[q + 2]);
+    bool pragma = is_pragma(text + q);
+    if (!blank && !marker && !pragma) break;
+    if (pragma) {
+      top = prev;
+      *found = true;
+    }
+    at = prev;
+  }
+  return top;
 }

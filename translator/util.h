@@ -1,6 +1,7 @@
 /* Small helpers shared by the host tools: checked allocation, growable arrays, strings, hashing. */
 #ifndef PP_UTIL_H
 #define PP_UTIL_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,12 @@ uint64_t pp_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Reads a whole file; returns NULL and sets errno on failure. */
 char *pp_read_file(const char *path, size_t *len);
+
+/* Where the #pragma lines (GCC unroll or ivdep, omp, also from _Pragma) that govern the
+   statement at off in preprocessed text begin, past blank lines and line markers between them; a
+   statement that starts at its pragma (libclang's attributed statement) counts as governed.
+   *found says whether any does; when none, off is returned. */
+unsigned pp_pragma_top(const char *text, unsigned off, bool *found);
 
 /* qsort that accepts an empty array with a null pointer (a fresh VEC), which qsort itself
    may not be given (C99 7.20.5: the pointer must be valid even when n is 0). */
