@@ -244,8 +244,9 @@ static int grow_funs(struct ctx *c)
   return 0;
 }
 
-/* The thread's forest of function d, or 0 when it has none yet. */
-static struct fun *lookup_fun(const struct ctx *c, const struct __pathprof_kfn *d)
+/* The thread's forest of function d, or 0 when it has none yet (*slot: the free entry where
+   the search ended, for adding it). */
+static struct fun *lookup_fun(const struct ctx *c, const struct __pathprof_kfn *d, unsigned long *slot)
 {
   unsigned long i;
   struct fun *f;
@@ -253,6 +254,7 @@ static struct fun *lookup_fun(const struct ctx *c, const struct __pathprof_kfn *
   for (i = fun_slot(d->unit, d->fn, c->fcap); (f = c->ftab[i]) != 0; i = (i + 1) & (c->fcap - 1))
     if (f->unit == d->unit && f->fn == d->fn)
       return f;
+  *slot = i;
   return 0;
 }
 
@@ -264,10 +266,8 @@ static struct fun *find_fun(struct ctx *c, const struct __pathprof_ka *a)
 
   const struct __pathprof_kfn *d = a->f;
 
-  if ((f = lookup_fun(c, d)) != 0)
+  if ((f = lookup_fun(c, d, &i)) != 0)
     return f;
-  for (i = fun_slot(d->unit, d->fn, c->fcap); c->ftab[i]; i = (i + 1) & (c->fcap - 1))
-    ;
   if (4 * (c->fused + 1) > 3 * c->fcap) {
     if (grow_funs(c) != 0)
       return 0;
@@ -455,10 +455,11 @@ static NOINLINE struct fun *known_fun(const struct __pathprof_kfn *d)
 {
   struct fun *f = d->cache ? FETCH(*(struct fun **)d->cache) : 0;
   struct ctx *c = these();
+  unsigned long free_slot;
 
   if (f && f->owner == c)
     return f;
-  if (!c || !(f = lookup_fun(c, d)))
+  if (!c || !(f = lookup_fun(c, d, &free_slot)))
     return 0;
   if (d->cache)
     PUBLISH(*(struct fun **)d->cache, f);
