@@ -10,38 +10,41 @@ CLANG_CFLAGS = -I$(LLVM)/include
 CLANG_LIBS   = -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang
 JSON_LIBS    = -ljansson
 
-# Shared host model: graph algorithms and table I/O used by both tools.
-MODEL   = translator/graph.c translator/dag.c translator/number.c translator/place.c translator/flow.c \
-          translator/ppp.c translator/promote.c translator/tables.c translator/util.c translator/kipf.c rt/profile.c
-REWRITE = translator/cfg.c translator/estimate.c translator/profweights.c translator/rewrite.c translator/execcalls.c translator/instrument.c \
-          translator/interesting.c translator/report.c
-RT_SRC  = rt/core.c rt/posix.c rt/exec.c rt/crash.c rt/continuous.c rt/profile.c rt/textdump.c rt/osp.c rt/osp_posix.c rt/kpath.c
+# Sources by folder (README "Layout"): a file added to a folder is built with no other edit.
+# The model is what both host programs share; each program's main file is left out of the lists
+# the unit tests link.
+MODEL    = $(wildcard translator/model/*.c) $(wildcard rt/profile/*.c)
+PATHCC   = $(filter-out translator/pathcc/pathcc.c,$(wildcard translator/pathcc/*.c))
+PATHPROF = $(filter-out translator/pathprof/pathprof.c,$(wildcard translator/pathprof/*.c translator/pathprof/formats/*.c))
+RT_SRC   = $(wildcard rt/core/*.c rt/posix/*.c rt/profile/*.c)
+HEADERS  = $(wildcard translator/*/*.h translator/pathprof/formats/*.h rt/*/*.h include/*.h)
+RT_HEADERS = $(wildcard rt/*/*.h include/*.h)
 
-MODEL_O   = $(MODEL:%.c=build/%.o)
-REWRITE_O = $(REWRITE:%.c=build/%.o)
-RT_O      = $(RT_SRC:%.c=build/rt-pic/%.o)
+MODEL_O    = $(MODEL:%.c=build/%.o)
+PATHCC_O   = $(PATHCC:%.c=build/%.o)
+PATHPROF_O = $(PATHPROF:%.c=build/%.o)
+RT_O       = $(RT_SRC:%.c=build/rt-pic/%.o)
 
 all: bin/pathcc bin/pathprof lib/libpathprof.a
 
-build/prelude.inc: rt/unit.h
+build/prelude.inc: rt/core/unit.h
 	@mkdir -p build
 	sed -n '/pathprof:prelude-begin/,/pathprof:prelude-end/p' $< | sed '1d;$$d' \
 	  | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' > $@
 
-build/%.o: %.c build/prelude.inc $(wildcard translator/*.h rt/*.h include/*.h)
+build/%.o: %.c build/prelude.inc $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -c $< -o $@
 
-build/rt-pic/%.o: %.c $(wildcard rt/*.h include/*.h)
+build/rt-pic/%.o: %.c $(RT_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O2 -g -fPIC $(RT_SAN) -Iinclude -Irt -c $< -o $@
 
-bin/pathcc: build/translator/pathcc.o $(REWRITE_O) $(MODEL_O)
+bin/pathcc: build/translator/pathcc/pathcc.o $(PATHCC_O) $(MODEL_O)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS)
 
-bin/pathprof: build/translator/pathprof.o build/translator/report.o build/translator/coverage.o \
-              build/translator/outputs.o build/translator/html.o build/translator/profcmds.o build/translator/hotsub.o build/translator/kpaths.o $(MODEL_O)
+bin/pathprof: build/translator/pathprof/pathprof.o $(PATHPROF_O) $(MODEL_O)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) -lm
 
@@ -54,7 +57,7 @@ deps:
 
 UNIT_TESTS = $(patsubst regress/unit/%.c,build/test/%,$(wildcard regress/unit/test_*.c))
 
-build/test/%: regress/unit/%.c $(MODEL_O) $(REWRITE_O) $(filter-out build/rt-pic/rt/profile.o,$(RT_O))
+build/test/%: regress/unit/%.c $(MODEL_O) $(PATHCC_O) $(filter-out build/rt-pic/rt/profile/%,$(RT_O))
 	@mkdir -p build/test
 	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS) -lm
 
@@ -106,9 +109,6 @@ check-full: tests
 
 .PHONY: check-torture check-csmith check-full
 
-# Host-side commands for target profiles (translator/importlog.c, translator/size.c).
-bin/pathprof: build/translator/importlog.o build/translator/size.o
-
 # The freestanding runtime for a cross compiler (doc/formats.md section 5, samples/firmware):
 # the core, the no-op back end and the text and semihosting back ends, for one target:
 #   make rt-freestanding CROSS=arm-none-eabi- RT_ARCH="-mcpu=cortex-m0plus -mthumb" RT_NAME=cortex-m0plus
@@ -116,14 +116,14 @@ bin/pathprof: build/translator/importlog.o build/translator/size.o
 CROSS   ?= arm-none-eabi-
 RT_ARCH ?= -mcpu=cortex-m3 -mthumb
 RT_NAME ?= cortex-m3
-RT_FS_SRC    = rt/core.c rt/freestanding.c rt/textdump.c rt/semihost.c rt/osp.c rt/kpath.c
+RT_FS_SRC    = $(wildcard rt/core/*.c rt/embedded/*.c)
 RT_FS_CFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Werror -ffreestanding -nostdlib -Os \
                -ffunction-sections -fdata-sections
 RT_FS_DIR    = build/freestanding/$(RT_NAME)
 
 rt-freestanding: lib/freestanding/$(RT_NAME)/libpathprof.a
 
-lib/freestanding/$(RT_NAME)/libpathprof.a: $(RT_FS_SRC) $(wildcard rt/*.h include/*.h)
+lib/freestanding/$(RT_NAME)/libpathprof.a: $(RT_FS_SRC) $(RT_HEADERS)
 	@mkdir -p $(RT_FS_DIR) $(dir $@)
 	for f in $(RT_FS_SRC); do \
 	  $(CROSS)gcc $(RT_FS_CFLAGS) $(RT_ARCH) -Iinclude -Irt -c $$f -o $(RT_FS_DIR)/$$(basename $$f .c).o || exit 1; \
@@ -158,16 +158,16 @@ FUZZ_BINS    = build/fuzz/fuzz_profile build/fuzz/fuzz_tables build/fuzz/fuzz_im
 
 fuzz-build: $(FUZZ_BINS)
 
-build/fuzz/fuzz_profile: regress/fuzz/fuzz_profile.c rt/profile.c $(wildcard rt/*.h include/*.h)
+build/fuzz/fuzz_profile: regress/fuzz/fuzz_profile.c $(wildcard rt/profile/*.c) $(RT_HEADERS)
 	@mkdir -p build/fuzz
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ regress/fuzz/fuzz_profile.c rt/profile.c
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-build/fuzz/fuzz_tables: regress/fuzz/fuzz_tables.c $(MODEL) $(wildcard translator/*.h rt/*.h)
+build/fuzz/fuzz_tables: regress/fuzz/fuzz_tables.c $(MODEL) $(HEADERS)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) $(JSON_LIBS)
 
-build/fuzz/fuzz_import: regress/fuzz/fuzz_import.c translator/importlog.c rt/profile.c translator/util.c \
-                        $(wildcard translator/*.h rt/*.h)
+build/fuzz/fuzz_import: regress/fuzz/fuzz_import.c translator/pathprof/importlog.c $(wildcard rt/profile/*.c) \
+                        translator/model/util.c $(HEADERS)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 

@@ -33,9 +33,9 @@ if [ -n "$pkgs" ]; then
 fi
 
 # ---- the runtime, freestanding: compiles warning-free and links with no library at all ----
-rt="$top/rt/core.c $top/rt/freestanding.c $top/rt/textdump.c $top/rt/semihost.c $top/rt/osp.c $top/rt/kpath.c"
+rt="$top/rt/core/core.c $top/rt/embedded/freestanding.c $top/rt/core/textdump.c $top/rt/embedded/semihost.c $top/rt/core/osp.c $top/rt/core/kpath.c"
 cat >min.c <<'C'
-#include "core.h"
+#include "core/core.h"
 static unsigned long long c[4], h[3 * 8];
 static struct __pathprof_unit u = {0, PATHPROF_UNIT_VERSION, 1, "/x.pp.json", 4, c, 8, h, 0};
 static int sink(int ch) { return ch; }
@@ -79,20 +79,20 @@ for t in "cortex-m0plus:arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb" \
     nok "runtime links for $name with no library" "$(grep -m1 'undefined' "ld-$name.log")"
   fi
 done
-sizeline=$(arm-none-eabi-size -t $(for f in core textdump semihost freestanding; do
+sizeline=$(arm-none-eabi-size -t $(for f in core/core core/textdump embedded/semihost embedded/freestanding; do
   arm-none-eabi-gcc -std=c99 -ffreestanding -nostdlib -Os -mcpu=cortex-m0plus -mthumb -I"$top/include" -I"$top/rt" \
-    -c "$top/rt/$f.c" -o "m0-$f.o" && echo "m0-$f.o"; done) | tail -1)
+    -c "$top/rt/$f.c" -o "m0-${f#*/}.o" && echo "m0-${f#*/}.o"; done) | tail -1)
 echo "# runtime on Cortex-M0+ -Os (text data bss): $sizeline"
 ospline=$(arm-none-eabi-gcc -std=c99 -ffreestanding -nostdlib -Os -mcpu=cortex-m0plus -mthumb -I"$top/include" \
-  -I"$top/rt" -DPATHPROF_OSP_MEMORY=4096 -c "$top/rt/osp.c" -o m0-osp.o && arm-none-eabi-size m0-osp.o | tail -1)
+  -I"$top/rt" -DPATHPROF_OSP_MEMORY=4096 -c "$top/rt/core/osp.c" -o m0-osp.o && arm-none-eabi-size m0-osp.o | tail -1)
 echo "# osp runtime on Cortex-M0+ -Os, PATHPROF_OSP_MEMORY=4096 (text data bss): $ospline"
 
 # ---- the runtime on the host under UBSan and ASan, in its 64-bit and 32-bit-target variants ----
 for v in "64:" "32:-DPATHPROF_SLOT32 -DPATHPROF_SOFT_DIV -DPATHPROF_CHUNK=7"; do
   name=${v%%:*}; flags=${v#*:}
   if gcc -std=c99 -g -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fsanitize=undefined,address -fno-sanitize-recover=all \
-       $flags -I"$top/include" -I"$top/rt" "$top/regress/e2e/firmware_rt.c" "$top/rt/core.c" "$top/rt/textdump.c" \
-       "$top/rt/freestanding.c" "$top/rt/profile.c" -o "rt$name" >"rt$name.build" 2>&1; then
+       $flags -I"$top/include" -I"$top/rt" "$top/regress/e2e/firmware_rt.c" "$top/rt/core/core.c" "$top/rt/core/textdump.c" \
+       "$top/rt/embedded/freestanding.c" $top/rt/profile/*.c -o "rt$name" >"rt$name.build" 2>&1; then
     ./"rt$name" " $name" >"rt$name.txt" 2>"rt$name.err"; rc=$?
     cat "rt$name.err"
     [ $rc = 0 ] || nok "rt $name under sanitizers" "exit $rc: $(grep -m1 'runtime error\|ERROR' "rt$name.err")"

@@ -3,8 +3,8 @@
    small chunks): hash counts, 32-bit saturating counters (unit layout version 2), dumps parsed
    back by the profile reader, record sizes, and a text dump written to stdout for
    `pathprof import`. Prints "ok NAME" / "not ok NAME: why". */
-#include "core.h"
-#include "profile.h"
+#include "core/core.h"
+#include "profile/profile.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -114,8 +114,8 @@ else echo "ok kpath pathcc --k=65 refused: $(head -1 "$d/bad.txt")"; fi
 d="$out/pool"
 mkdir -p "$d"
 cat >"$d/pool.c" <<'C'
-#include "core.h"
-#include "profile.h"
+#include "core/core.h"
+#include "profile/profile.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,8 +141,8 @@ int main(void) {
   return 0;
 }
 C
-if gcc -std=c99 -Wall -Wextra -ffreestanding -DPATHPROF_KPATH_POOL=4096 -I"$top/include" -I"$top/rt" -c "$top/rt/kpath.c" -o "$d/kpath.o" 2>"$d/build.log" &&
+if gcc -std=c99 -Wall -Wextra -ffreestanding -DPATHPROF_KPATH_POOL=4096 -I"$top/include" -I"$top/rt" -c "$top/rt/core/kpath.c" -o "$d/kpath.o" 2>"$d/build.log" &&
    gcc -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I"$top/include" -I"$top/rt" -o "$d/pool" "$d/pool.c" "$d/kpath.o" \
-     "$top/rt/core.c" "$top/rt/freestanding.c" "$top/rt/profile.c" 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
+     "$top/rt/core/core.c" "$top/rt/embedded/freestanding.c" "$top"/rt/profile/*.c 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
   $run "$d/pool"
 else echo "not ok kpath pool: build failed: $(head -1 "$d/build.log")"; fi

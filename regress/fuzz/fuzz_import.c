@@ -1,6 +1,6 @@
 /* libFuzzer harness for the log importer (translator/importlog.c): any log is imported or not. */
-#include "hostcmd.h"
-#include "profile.h"
+#include "pathprof/hostcmd.h"
+#include "profile/profile.h"
 #include <stdint.h>
 #include <stdio.h>
 

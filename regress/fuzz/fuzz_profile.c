@@ -1,5 +1,5 @@
 /* libFuzzer harness for the strict profile reader (rt/profile.c): parse, merge, write, re-read. */
-#include "profile.h"
+#include "profile/profile.h"
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>

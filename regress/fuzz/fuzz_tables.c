@@ -1,5 +1,5 @@
 /* libFuzzer harness for the tables reader (translator/tables.c): any text is read or refused. */
-#include "tables.h"
+#include "model/tables.h"
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* Edge mode and the static estimator on graphs with known answers: chord counters from random
    walks must give back every edge's count by flow conservation; Wu-Larus probabilities and
    loop frequencies on small graphs worked out by hand. */
-#include "dag.h"
-#include "estimate.h"
-#include "flow.h"
-#include "number.h"
-#include "place.h"
+#include "pathcc/dag.h"
+#include "pathcc/estimate.h"
+#include "model/flow.h"
+#include "model/number.h"
+#include "pathcc/place.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

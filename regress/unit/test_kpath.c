@@ -1,8 +1,8 @@
 /* test_kpath.c: the k-slab forest runtime and the k-IPF join against the thesis's worked example
    and against brute-force n-gram counting of thousands of random streams with markers. */
-#include "core.h"
-#include "profile.h"
-#include "kipf.h"
+#include "core/core.h"
+#include "profile/profile.h"
+#include "model/kipf.h"
 #include "check.h"
 #include <pthread.h>
 #include <stdio.h>

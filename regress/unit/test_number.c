@@ -1,7 +1,7 @@
 /* Numbering and placement on graphs with known answers: the PPP paper's DAG and random graphs. */
-#include "dag.h"
-#include "number.h"
-#include "place.h"
+#include "pathcc/dag.h"
+#include "model/number.h"
+#include "pathcc/place.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

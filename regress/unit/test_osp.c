@@ -1,6 +1,6 @@
 /* test_osp.c: unit tests of online subpath profiling (rt/osp.c): skip lengths, estimates, the memory bound under a uniform hammer, length distributions, threads, the OSPH record. */
-#include "core.h"
-#include "profile.h"
+#include "core/core.h"
+#include "profile/profile.h"
 #include "check.h"
 #include <math.h>
 #include <pthread.h>

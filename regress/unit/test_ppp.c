@@ -1,8 +1,8 @@
 /* Preferential path numbering against the paper's worked example and brute force on random DAGs. */
-#include "dag.h"
-#include "number.h"
-#include "place.h"
-#include "ppp.h"
+#include "pathcc/dag.h"
+#include "model/number.h"
+#include "pathcc/place.h"
+#include "model/ppp.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* test_profile.c: unit tests of the runtime (registry, hash, dump) and the profile model and file. */
-#include "core.h"
-#include "profile.h"
+#include "core/core.h"
+#include "profile/profile.h"
 #include "check.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,37 @@
+/* posix.h: what the pieces of the POSIX back end (posix.c, exec.c, crash.c) share. */
+#ifndef PATHPROF_POSIX_H
+#define PATHPROF_POSIX_H
+#include <stddef.h>
+#include "core/core.h"
+
+/* Whether continuous mode is on ("%c" in $PATHPROF_FILE): counters live in the mapped profile
+   file, so there is nothing to write at exit, exec or crash for the mapped units. */
+int __pathprof_continuous(void);
+
+/* continuous.c: opens (creating) the continuous profile at path; maps a relocatable unit's
+   counters into it; whether a unit is mapped (async-signal-safe); adds an unmapped unit's
+   snapshot into its region; at exit, the mapped units' dropped counts; after fork, the move
+   to the child's own file when path differs. */
+struct pp_unitrec;
+int __pathprof_cont_open(const char *path, char *err, size_t errlen);
+int __pathprof_cont_map(struct __pathprof_unit *u);
+int __pathprof_cont_mapped(const struct __pathprof_unit *u);
+int __pathprof_cont_add(const struct __pathprof_unit *u, const struct pp_unitrec *rec, char *err, size_t errlen);
+void __pathprof_cont_exit(void);
+void __pathprof_cont_fork(const char *path);
+/* The continuous profile's path ("" when off). */
+const char *__pathprof_cont_path(void);
+
+/* A pathprof_write_fn writing to the fd *(int *)ctx with write(2) only (async-signal-safe). */
+int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len);
+
+/* Folds the per-thread shards into the units without taking the shard lock (the crash path:
+   the process is going down, a thread holding the lock will not let go). */
+void __pathprof_crash_sync(void);
+
+/* crash.c: installs the fatal-signal handlers (at the first registration) for the profile
+   path; __pathprof_crash_names prepares the names again (after fork). */
+void __pathprof_crash_init(const char *path);
+void __pathprof_crash_names(const char *path);
+
+#endif

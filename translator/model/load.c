@@ -1,0 +1,321 @@
+/* Profile + tables -> decoded path counts: finding each unit's tables, paths per function and per
+   program, and path ids as blocks and source lines; what pathprof's commands and pathcc's
+   --interesting share. */
+#include "load.h"
+#include "number.h"
+#include "flow.h"
+#include "kipf.h"
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- finding tables ---- */
+
+/* The checksum a tables file declares, without building its graphs. */
+static int tables_checksum(const char *path, uint64_t *sum) {
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je);
+  const char *s = root ? json_string_value(json_object_get(root, "checksum")) : NULL;
+  int rc = s ? 0 : -1;
+  if (s) *sum = strtoull(s, NULL, 16);
+  json_decref(root);
+  return rc;
+}
+
+/* Depth-limited search of dir for a *.pp.json with the checksum; returns its path or NULL. */
+static char *search_dir(const char *dir, uint64_t sum, int depth) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char *found = NULL;
+  if (!d) return NULL;
+  while (!found && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char *p = pp_xasprintf("%s/%s", dir, e->d_name);
+    struct stat st;
+    uint64_t s;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) found = search_dir(p, sum, depth - 1);
+    else if (S_ISREG(st.st_mode) && pp_ends_with(p, ".pp.json") && tables_checksum(p, &s) == 0 && s == sum) found = pp_xstrdup(p);
+    free(p);
+  }
+  closedir(d);
+  return found;
+}
+
+/* The unit's tables: where the build recorded them, else in $PATHPROF_DB or below the working
+   directory; *why says what was wrong with the recorded file when none is found. */
+static char *find_tables(const struct pp_unitrec *u, char **why) {
+  uint64_t s;
+  struct stat st;
+  if (tables_checksum(u->name, &s) == 0 && s == u->checksum) return pp_xstrdup(u->name);
+  if (stat(u->name, &st)) *why = pp_xasprintf("%s is missing", u->name);
+  else if (tables_checksum(u->name, &s)) *why = pp_xasprintf("%s is not a readable tables file", u->name);
+  else *why = pp_xasprintf("%s belongs to another build (checksum %016" PRIx64 ")", u->name, s);
+  const char *db = getenv("PATHPROF_DB");
+  if (db && *db) {
+    char *copy = pp_xstrdup(db), *save = NULL, *found = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save))
+      found = search_dir(dir, u->checksum, 8);
+    free(copy);
+    if (found) return found;
+  }
+  return search_dir(".", u->checksum, 6);
+}
+
+int pp_load(const char *profile, PPLoaded *l) {
+  char err[512];
+  memset(l, 0, sizeof *l);
+  if (pp_profile_read(profile, &l->prof, err, sizeof err)) {
+    fprintf(stderr, "pathprof: %s\n", err);
+    return -1;
+  }
+  for (size_t i = 0; i < l->prof.nunits; i++) {
+    const struct pp_unitrec *u = &l->prof.units[i];
+    char *why = NULL, *path = find_tables(u, &why), *terr = NULL;
+    PPLoadedUnit lu = { u, {0}, path, &l->prof };
+    if (!path) {
+      fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s, and none with its checksum was found "
+              "under $PATHPROF_DB or here\n", profile, u->checksum, why);
+      free(why);
+      l->missing++;
+      continue;
+    }
+    free(why);
+    if (pp_tables_read(path, &lu.tab, &terr)) {
+      fprintf(stderr, "pathprof: %s\n", terr);
+      free(terr); free(path);
+      l->missing++;
+      continue;
+    }
+    if (lu.tab.ncounters != u->ncounters) {
+      fprintf(stderr, "pathprof: %s: unit %016llx has %llu counters but its tables %s expect %" PRIu64 "\n",
+              profile, u->checksum, u->ncounters, path, lu.tab.ncounters);
+      pp_tables_free(&lu.tab); free(path);
+      l->missing++;
+      continue;
+    }
+    VEC_PUSH(l->units, lu);
+  }
+  return 0;
+}
+
+void pp_loaded_free(PPLoaded *l) {
+  for (size_t i = 0; i < l->units.n; i++) {
+    pp_tables_free(&l->units.v[i].tab);
+    free(l->units.v[i].tables_path);
+  }
+  VEC_FREE(l->units);
+  pp_profile_free(&l->prof);
+}
+
+/* ---- decoding ---- */
+
+static int hotter(const void *a, const void *b) {
+  const PPPathCount *x = a, *y = b;
+  if (x->count != y->count) return x->count > y->count ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_id(const void *a, const void *b);
+
+/* Level 1 of a kpath function's k-IPF: its k-SF counters summed by id (ids outside the
+   function's paths are overflow). */
+static void forest_paths(const PPLoadedUnit *u, int fn, PPPathCount **out, size_t *n, uint64_t *overflow) {
+  const struct pp_forest *kf = pp_profile_forest(u->prof, u->rec->checksum, (unsigned long long)fn);
+  uint64_t npaths = u->tab.funcs.v[fn].g.npaths;
+  size_t m = kf ? (size_t)kf->nnodes : 0, k = 0;
+  PPPathCount *p = pp_xmalloc(sizeof *p * (m + 1));
+  for (size_t i = 0; i < m; i++) {
+    PPPathCount c = { kf->nodes[i].label, kf->nodes[i].count };
+    if (c.id >= npaths) *overflow = pp_sat_add(*overflow, c.count);
+    else p[k++] = c;
+  }
+  pp_sort(p, k, sizeof *p, by_id);
+  size_t j = 0;
+  for (size_t i = 0; i < k; i++) {
+    if (j && p[j - 1].id == p[i].id) p[j - 1].count = pp_sat_add(p[j - 1].count, p[i].count);
+    else if (p[i].count) p[j++] = p[i];
+  }
+  *out = p;
+  *n = j;
+}
+
+/* ppp slots back to Ball-Larus ids: slot id[i] counts interesting path bl[i]; a count in a
+   hole cannot come from the instrumented code and is shown as overflow. */
+static uint64_t ppp_slots(const PPLoadedUnit *u, const PPTabFunc *f, PPPathCount **out, size_t *n) {
+  const unsigned long long *c = u->rec->counters + f->offset;
+  char *used = pp_xcalloc(f->num.slots + 1, 1);
+  uint64_t holes = 0;
+  *out = pp_xmalloc(sizeof(PPPathCount) * (f->num.n + 1));
+  *n = 0;
+  for (size_t i = 0; i < f->num.n; i++) {
+    used[f->num.id[i]] = 1;
+    PPPathCount p = { f->num.bl[i], c[f->num.id[i]] };
+    if (p.count) (*out)[(*n)++] = p;
+  }
+  for (uint64_t s = 0; s < f->num.slots; s++)
+    if (!used[s]) holes = pp_sat_add(holes, c[s]);
+  free(used);
+  return holes;
+}
+
+PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  VEC(PPPathCount) v = {0};
+  *overflow = 0;
+  if (pp_tables_edge_mode(&u->tab) ||
+      (!f->hash && !f->kpath && f->offset + (f->ppp_array ? f->num.slots - 1 : f->g.npaths) >= u->rec->ncounters)) {
+    /* no paths: counters sit on edges, or there are none (an osp unit) */
+    *n = 0;
+    return NULL;
+  }
+  if (f->kpath) {
+    forest_paths(u, fn, &v.v, &v.n, overflow);
+  } else if (!f->hash && !f->ppp_array) {
+    for (uint64_t id = 0; id < f->g.npaths; id++) {
+      PPPathCount p = { id, u->rec->counters[f->offset + id] };
+      if (p.count) VEC_PUSH(v, p);
+    }
+    *overflow = u->rec->counters[f->offset + f->g.npaths];
+  } else {  /* hash mode, or a ppp function's residual paths */
+    if (f->ppp_array) {
+      *overflow = ppp_slots(u, f, &v.v, &v.n);
+      v.cap = v.n;
+    }
+    for (unsigned long long i = 0; i < u->rec->nhash; i++) {
+      const struct pp_hent *h = &u->rec->hash[i];
+      if (h->fn != (unsigned long long)fn) continue;
+      if (h->id >= f->g.npaths) { *overflow += h->count; continue; }
+      PPPathCount p = { h->id, h->count };
+      VEC_PUSH(v, p);
+    }
+  }
+  pp_sort(v.v, v.n, sizeof *v.v, hotter);
+  *n = v.n;
+  return v.v;
+}
+
+int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *from_loop, bool *to_loop) {
+  int *edges = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
+  int k = pp_number_decode(g, id, edges, (int)g->edges.n + 1), nb = 0;
+  if (k <= 0) { free(edges); return -1; }
+  *from_loop = g->edges.v[edges[0]].kind == EK_DUMMY_ENTRY;
+  *to_loop = g->edges.v[edges[k - 1]].kind == EK_DUMMY_EXIT;
+  if (!*from_loop && nb < cap) blocks[nb++] = PP_ENTRY;
+  for (int i = 0; i < k && nb < cap; i++)
+    if (g->edges.v[edges[i]].dst != PP_EXIT) blocks[nb++] = g->edges.v[edges[i]].dst;
+  free(edges);
+  return nb;
+}
+
+/* Appends the lines of blocks[0..nb) of f to s: "4-5 7 9", lines of another file than the last
+   one named (starting from *last_file) carry that file's name. */
+void pp_blocks_lines(PPStr *s, const PPTables *t, const PPTabFunc *f, const int *blocks, int nb, int *last_file) {
+  PPStr prev = {0};
+  for (int i = 0; i < nb; i++) {
+    const PPBlock *b = &f->g.blocks.v[blocks[i]];
+    for (size_t j = 0; j < b->lines.n; j++) {
+      const PPLines *l = &b->lines.v[j];
+      char *txt = l->first == l->last ? pp_xasprintf("%u", l->first) : pp_xasprintf("%u-%u", l->first, l->last);
+      if (!prev.s || strcmp(prev.s, txt) || l->file != *last_file) {
+        if (l->file != *last_file) pp_str_addf(s, "%s%s:", s->n ? " " : "", t->files.v[l->file]);
+        else if (s->n && s->s[s->n - 1] != ' ') pp_str_add(s, " ");
+        pp_str_add(s, txt);
+        free(prev.s);
+        prev.s = txt;
+      } else free(txt);
+      *last_file = l->file;
+    }
+  }
+  free(prev.s);
+}
+
+char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
+  int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
+  bool from_loop, to_loop;
+  int nb = pp_path_blocks(&f->g, id, blocks, cap, &from_loop, &to_loop);
+  PPStr s = {0};
+  if (nb < 0) { free(blocks); return pp_xstrdup("(id outside the function's paths)"); }
+  pp_str_add(&s, from_loop ? "[loop] " : "");
+  int last_file = f->file;
+  pp_blocks_lines(&s, t, f, blocks, nb, &last_file);
+  pp_str_add(&s, to_loop ? " [back]" : "");
+  free(blocks);
+  return pp_str_take(&s);
+}
+
+/* ---- the program's functions ---- */
+
+static bool same_function(const PPFuncView *v, const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *a = &v->u->tab.funcs.v[v->fn], *b = &u->tab.funcs.v[fn];
+  return !strcmp(a->name, b->name) && a->line == b->line && a->g.npaths == b->g.npaths &&
+         pp_tables_edge_mode(&v->u->tab) == pp_tables_edge_mode(&u->tab) &&
+         a->g.edges.n == b->g.edges.n && !strcmp(v->u->tab.files.v[a->file], u->tab.files.v[b->file]);
+}
+
+static int by_id(const void *a, const void *b) {
+  const PPPathCount *x = a, *y = b;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static uint64_t sum(const PPPathCount *p, size_t n) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < n; i++) s = pp_sat_add(s, p[i].count);
+  return s;
+}
+
+/* Adds another copy's counts to v: both lists by id, equal ids summed, hottest first again. */
+static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
+  v->paths = pp_xrealloc(v->paths, sizeof *p * (v->n + n + 1));
+  if (n) memcpy(v->paths + v->n, p, sizeof *p * n);  /* p is NULL when empty */
+  size_t m = v->n + n, k = 0;
+  pp_sort(v->paths, m, sizeof *p, by_id);
+  for (size_t i = 0; i < m; i++) {
+    if (k && v->paths[k - 1].id == v->paths[i].id) v->paths[k - 1].count = pp_sat_add(v->paths[k - 1].count, v->paths[i].count);
+    else v->paths[k++] = v->paths[i];
+  }
+  v->n = k;
+  pp_sort(v->paths, v->n, sizeof *p, hotter);
+  v->total = sum(v->paths, v->n);
+  v->overflow = pp_sat_add(v->overflow, ovf);
+  v->copies++;
+}
+
+/* Edge mode: adds a copy's edge counts (solved from its chord counters) to v. */
+static void add_edges(PPFuncView *v, const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  size_t m = f->g.edges.n;
+  uint64_t *e = pp_xcalloc(m + 1, sizeof(uint64_t));
+  v->unbalanced |= !pp_flow_edges(f, u->rec->counters, e);
+  if (!v->edges) v->edges = pp_xcalloc(m + 1, sizeof(uint64_t));
+  for (size_t i = 0; i <= m; i++) v->edges[i] = pp_sat_add(v->edges[i], e[i]);
+  free(e);
+}
+
+PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n) {
+  VEC(PPFuncView) v = {0};
+  for (size_t i = 0; i < l->units.n; i++)
+    for (size_t fn = 0; fn < l->units.v[i].tab.funcs.n; fn++) {
+      size_t k, np;
+      uint64_t ovf;
+      PPPathCount *p = pp_function_paths(&l->units.v[i], (int)fn, &np, &ovf);
+      for (k = 0; k < v.n && !same_function(&v.v[k], &l->units.v[i], (int)fn); k++) {}
+      if (k == v.n) {
+        PPFuncView f = { &l->units.v[i], (int)fn, NULL, 0, 0, 0, 0, NULL, false };
+        VEC_PUSH(v, f);
+      }
+      add_copy(&v.v[k], p, np, ovf);
+      free(p);
+      if (pp_tables_edge_mode(&l->units.v[i].tab)) add_edges(&v.v[k], &l->units.v[i], (int)fn);
+    }
+  *n = v.n;
+  return v.v;
+}
+
+void pp_program_free(PPFuncView *v, size_t n) {
+  for (size_t i = 0; i < n; i++) { free(v[i].paths); free(v[i].edges); }
+  free(v);
+}

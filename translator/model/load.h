@@ -1,0 +1,58 @@
+/* Profile + tables -> decoded path counts: the model pathprof's commands and pathcc's --interesting share. */
+#ifndef PP_LOAD_H
+#define PP_LOAD_H
+#include "tables.h"
+#include "profile/profile.h"
+
+typedef struct { uint64_t id, count; } PPPathCount;
+
+/* One unit of a profile with the tables it was built with. */
+typedef struct {
+  const struct pp_unitrec *rec;
+  PPTables tab;
+  char *tables_path;
+  const struct pp_profile *prof;   /* the whole profile: kpath functions' forests */
+} PPLoadedUnit;
+
+typedef struct {
+  struct pp_profile prof;
+  VEC(PPLoadedUnit) units;   /* units whose tables were found and match */
+  int missing;               /* units reported as having no usable tables */
+} PPLoaded;
+
+/* Reads a profile and finds each unit's tables (its recorded path, then $PATHPROF_DB, then
+   the working directory tree). Errors go to stderr, one line each; returns -1 if the profile
+   itself is unusable. */
+int pp_load(const char *profile, PPLoaded *l);
+void pp_loaded_free(PPLoaded *l);
+
+/* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the
+   count of path ends with an out-of-range register. For a kpath function these are level 1 of
+   its k-IPF: the sums of its k-slab forest's counters by id. */
+PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow);
+
+/* One function of the program: the same function compiled into several units (a static inline
+   function of a header) is one view with the counts of all its copies added. */
+typedef struct {
+  const PPLoadedUnit *u;     /* the unit whose tables describe it */
+  int fn;
+  PPPathCount *paths;        /* executed paths, hottest first */
+  size_t n;
+  uint64_t total, overflow;  /* path executions; path ends with an out-of-range register */
+  int copies;                /* units it was compiled into */
+  uint64_t *edges;           /* edge mode: per edge of the tables' graph, then the calls (NULL in path mode) */
+  bool unbalanced;           /* edge mode: the counters did not satisfy flow conservation */
+} PPFuncView;
+
+PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n);
+void pp_program_free(PPFuncView *v, size_t n);
+
+/* A path as the blocks it runs through; *from_loop: it starts at a loop header (after a back or
+   cut edge), *to_loop: it ends by taking one. Returns the number of blocks or -1. */
+int pp_path_blocks(const PPGraph *g, uint64_t id, int *blocks, int cap, bool *from_loop, bool *to_loop);
+/* "a.c:4-5 7 9" for a path; lines of blocks in other files carry their file name. */
+char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id);
+/* Appends the source lines of blocks[0..nb) of f to s; a line of another file than *last_file
+   carries the file's name, and *last_file follows. */
+void pp_blocks_lines(PPStr *s, const PPTables *t, const PPTabFunc *f, const int *blocks, int nb, int *last_file);
+#endif

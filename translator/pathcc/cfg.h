@@ -1,0 +1,56 @@
+/* AST -> CFG: one graph per function body, every edge tied to a site where its code can go. */
+#ifndef PP_CFG_H
+#define PP_CFG_H
+#include <clang-c/Index.h>
+#include "model/graph.h"
+
+/* Where inserted code goes. STMT sites are statement positions in a statement list; the
+   others are expression positions the rewriter wraps (see rewrite.c). */
+typedef enum {
+  SK_STMT,     /* code as statements at off */
+  SK_COND,     /* the condition [off, end): pre-code and the two outcome arms */
+  SK_EXPR,     /* a switch expression [off, end): pre-code only */
+  SK_FORINC,   /* a for increment [off, end) (off == end: empty): pre- and post-code */
+  SK_FORCOND,  /* an empty for condition slot at off: pre- and post-code, value 1 */
+  SK_DEFAULT   /* a synthesized "default:" at the end of a switch body without one */
+} PPSiteKind;
+
+enum { ARM_TRUE = 0, ARM_FALSE = 1, ARM_POST = 2, ARM_PRE = 3 };
+enum { SIDE_CLOSE = 0, SIDE_OPEN = 1 };
+
+typedef struct {
+  PPSiteKind kind;
+  unsigned off, end;
+  int side, lvl, seq;
+  int block;   /* SK_DEFAULT: the block that falls off the switch body's end */
+} PPSite;
+
+typedef struct { unsigned open, close; int lvl; } PPBrace;
+
+typedef struct {
+  char *name;
+  int file;                /* index into the unit's file list */
+  unsigned line, end_line;
+  unsigned name_line;      /* the line of the function's name */
+  PPGraph g;
+  VEC(PPSite) sites;
+  VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */
+  unsigned body_open;      /* offset just after the body's '{' */
+  bool calls_setjmp;       /* the path register must be volatile */
+  const char *text;        /* the unit's .i text (not owned) */
+  size_t text_len;
+} PPFunc;
+
+/* The unit-level view the builder needs: the .i text and a file-name table. */
+typedef struct {
+  const char *text;
+  size_t len;
+  VEC(char *) files;
+} PPSource;
+
+int pp_source_file(PPSource *src, const char *name);
+/* Builds f from a function definition cursor; with conditions, &&, || and ?: are decisions. Returns 0, or -1 with *why (static text) when
+   the function must stay uninstrumented, -2 when its own attributes say so (no warning). */
+int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const char **why);
+void pp_func_free(PPFunc *f);
+#endif

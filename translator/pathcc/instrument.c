@@ -1,0 +1,479 @@
+/* One translation unit through the pipeline: parse, cfg, dag, number, place, rewrite, tables. */
+#include "instrument.h"
+#include "cfg.h"
+#include "dag.h"
+#include "execcalls.h"
+#include "model/number.h"
+#include "place.h"
+#include "estimate.h"
+#include "profweights.h"
+#include "model/ppp.h"
+#include "rewrite.h"
+#include "model/tables.h"
+#include <assert.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char unit_struct[] =
+#include "prelude.inc"
+;
+
+/* libclang sees the .i as C with GCC-only header types mapped to ones it knows; the defines
+   shape only clang's view, the real compiler reads the original text (DESIGN.md pitfalls).
+   [[attributes]] parse whatever -std the user gave (GCC takes them with -std=c2x): in clang's
+   default C they are a syntax error that drops the function they mark without a word. */
+static const char *clang_args[] = {
+  "-x", "c", "-undef", "-ferror-limit=0", "-w", "-Wno-return-type", "-fdouble-square-bracket-attributes",
+  "-D_Decimal32=float", "-D_Decimal64=double", "-D_Decimal128=long double",
+  "-D_Float32=float", "-D_Float32x=double", "-D_Float64=double", "-D_Float64x=long double",
+  "-D_Float128=__float128", "-D__malloc__(...)=__malloc__",
+};
+
+typedef struct {
+  const PPOptions *o;
+  PPSource src;
+  CXTranslationUnit tu;
+  CXFile main_file;
+  VEC(unsigned) errors;     /* offsets of error diagnostics in the .i */
+  VEC(char *) error_text;
+  PPTables tab;
+  VEC(PPFunc) funcs;
+  PPEdits edits;
+  PPProfWeights *weights;   /* --placement-profile's counts, or NULL */
+  char *weights_err;        /* why they could not be read */
+  uint64_t ppp_digest;      /* ppp: FNV-1a of every function's interesting set, for the checksum */
+  VEC(char *) changed;      /* ppp: functions whose graph differs from the one SPEC numbers */
+} Unit;
+
+static void collect_errors(Unit *u) {
+  unsigned n = clang_getNumDiagnostics(u->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(u->tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXFile f;
+      unsigned off;
+      clang_getFileLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
+      CXString s = clang_getDiagnosticSpelling(d);
+      VEC_PUSH(u->errors, f && clang_File_isEqual(f, u->main_file) ? off : 0);
+      VEC_PUSH(u->error_text, pp_xstrdup(clang_getCString(s)));
+      clang_disposeString(s);
+    }
+    clang_disposeDiagnostic(d);
+  }
+}
+
+/* Errors of GNU C that clang refuses but whose statements, all the CFG needs, still parse: a
+   GCC builtin clang lacks is a call it cannot type, a struct with a variable-length member
+   (GNU VLAIS) a declaration it cannot lay out. */
+static bool benign(const char *e) {
+  return !strncmp(e, "use of unknown builtin", 22) || strstr(e, "'variable length array in structure'");
+}
+
+/* The first libclang error inside [from, to) that is not benign, if any. Clang declares an
+   unknown builtin to return int, so using its value (a vector, say) adds errors about that int. */
+static const char *error_in(const Unit *u, unsigned from, unsigned to) {
+  bool builtin = false;
+  for (size_t i = 0; i < u->errors.n; i++)
+    builtin |= u->errors.v[i] >= from && u->errors.v[i] < to && !strncmp(u->error_text.v[i], "use of unknown builtin", 22);
+  for (size_t i = 0; i < u->errors.n; i++) {
+    const char *e = u->error_text.v[i];
+    if (u->errors.v[i] < from || u->errors.v[i] >= to || benign(e)) continue;
+    if (!(builtin && strstr(e, "incompatible type 'int'"))) return e;
+  }
+  return NULL;
+}
+
+static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
+  CXString n = clang_getCursorSpelling(c), fn;
+  unsigned line, col;
+  clang_getPresumedLocation(clang_getCursorLocation(c), &fn, &line, &col);
+  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why), quiet };
+  VEC_PUSH(u->tab.skipped, s);
+  clang_disposeString(n);
+  clang_disposeString(fn);
+}
+
+/* k of a kpath-mode build, or 0 in path mode (--k=1 is path mode). */
+static unsigned kpath_k(const PPOptions *o) {
+  return o->mode == PP_MODE_KPATH ? o->k : 0;
+}
+
+/* ppp mode: f's interesting paths get compact ids and count in slots when those fit the array
+   limit and the register (PPP id above a Ball-Larus field); else every path end goes to the
+   hash table. Either way the set is in the tables, for the reporter. */
+static void plan_ppp(Unit *u, PPFunc *f, PPTabFunc *t) {
+  bool changed;
+  const PPIntFunc *in = pp_interesting_find(u->o->interesting, u->src.files.v[f->file], f->name, &f->g, &changed);
+  if (changed) VEC_PUSH(u->changed, pp_xstrdup(f->name));
+  int failed = pp_ppp_number(&f->g, in ? in->ids.v : NULL, in ? in->ids.n : 0, &t->num);
+  int k = pp_ppp_bits(f->g.npaths);
+  uint64_t s = t->num.slots;
+  t->ppp = true;
+  t->ppp_bits = k;
+  if (f->g.npaths <= u->o->ppp_keep_array && f->g.npaths <= u->o->array_limit) {
+    /* path mode's array, by Ball-Larus id: cheaper at a path end; the reporter tells the
+       residual paths from the set */
+    pp_place_probes(&f->g);
+    t->offset = u->tab.ncounters;
+    u->tab.ncounters += f->g.npaths + 1;
+  } else if ((t->ppp_array = !failed && s && s <= u->o->array_limit && k < 62 && s <= (1ULL << (62 - k)))) {
+    pp_ppp_place(&f->g, &t->num, k);
+    t->offset = u->tab.ncounters;
+    u->tab.ncounters += s;
+  } else {
+    t->hash = true;
+    pp_place_probes(&f->g);
+  }
+  u->ppp_digest = pp_fnv1a(u->ppp_digest, f->name, strlen(f->name) + 1);
+  u->ppp_digest = pp_fnv1a(u->ppp_digest, t->num.bl, sizeof(uint64_t) * t->num.n);
+  u->ppp_digest = pp_fnv1a(u->ppp_digest, &t->num.n, sizeof t->num.n);
+}
+
+/* dag -> number -> place for one function; on success it joins the unit's tables. */
+static void plan(Unit *u, PPFunc *f) {
+  PPTabFunc t;
+  const char *why;
+  memset(&t, 0, sizeof t);
+  if (pp_dag_build(&f->g, 1ULL << 62, &why) == 0 && pp_number_paths(&f->g) <= (1ULL << 62)) {
+    double calls = 1;
+    if (u->o->estimator == PP_EST_LOOP) pp_place_estimate(&f->g);
+    else pp_estimate_wu_larus(&f->g);
+    pp_profweights_apply(u->weights, f->name, f->line, &f->g, &calls);
+    t.name = pp_xstrdup(f->name);
+    t.file = f->file;
+    t.line = f->line;
+    t.end_line = f->end_line;
+    t.name_line = f->name_line;
+    t.entry_slot = -1;
+    for (size_t i = 0; i < f->g.edges.n; i++) {
+      const PPEdge *e = &f->g.edges.v[i];
+      t.cfg_edges += !e->dead && e->kind <= EK_CUT;
+    }
+    if (u->o->mode == PP_MODE_EDGE) {
+      t.counters = pp_place_edges(&f->g, calls, &t.entry_slot);
+      t.offset = u->tab.ncounters;
+      u->tab.ncounters += (uint64_t)t.counters;
+    } else if (u->o->mode == PP_MODE_PPP) {
+      plan_ppp(u, f, &t);
+      t.wide = pp_rewrite_needs_wide(&f->g) || (t.ppp_array && (pp_ppp_table_size(&t.num) << t.ppp_bits) >= (1ULL << 31));
+    } else {
+      pp_place_probes(&f->g);
+      t.kpath = kpath_k(u->o) != 0;
+      t.hash = !t.kpath && f->g.npaths > u->o->array_limit;
+      t.wide = pp_rewrite_needs_wide(&f->g);
+      if (u->o->mode == PP_MODE_OSP) t.hash = false;  /* osp counts no paths: no counters */
+      else if (!t.hash && !t.kpath) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
+    }
+    VEC_PUSH(u->tab.funcs, t);
+    VEC_PUSH(u->funcs, *f);
+    return;
+  }
+  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false };
+  VEC_PUSH(u->tab.skipped, s);
+  pp_func_free(f);
+}
+
+/* The modes' names, as --mode= takes them and the tables and checksums record them. */
+static const char *const mode_names[] = { "path", "edge", "kpath", "ppp", "osp" };
+
+const char *pp_mode_name(PPMode m) {
+  assert((size_t)m < sizeof mode_names / sizeof *mode_names);
+  return mode_names[m];
+}
+
+int pp_mode_named(const char *name) {
+  for (int m = 0; m < (int)(sizeof mode_names / sizeof *mode_names); m++)
+    if (!strcmp(name, mode_names[m])) return m;
+  return -1;
+}
+
+static bool glob_any(char **globs, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (!fnmatch(globs[i], name, 0)) return true;
+  return false;
+}
+
+/* Function selection by name globs (.pathcc or PATHCC_*_FUNCTIONS). */
+static bool wanted(const PPOptions *o, CXCursor c) {
+  CXString n = clang_getCursorSpelling(c);
+  const char *name = clang_getCString(n);
+  bool in = (!o->n_fn_include || glob_any(o->fn_include, o->n_fn_include, name)) &&
+            !glob_any(o->fn_exclude, o->n_fn_exclude, name);
+  clang_disposeString(n);
+  return in;
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d) {
+  Unit *u = d;
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+  if (!u->o->system_headers && clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  if (!wanted(u->o, c)) { skip(u, c, "excluded by the function selection", true); return CXChildVisit_Continue; }
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned from, to;
+  clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &from);
+  clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &to);
+  const char *err = error_in(u, from, to), *why;
+  if (err) {
+    char *msg = pp_xasprintf("libclang: %s", err);
+    skip(u, c, msg, false);
+    free(msg);
+    return CXChildVisit_Continue;
+  }
+  PPFunc f;
+  int rc = pp_cfg_build(&u->src, c, u->o->conditions, &f, &why);
+  if (rc) {
+    skip(u, c, why, rc == -2);
+    pp_func_free(&f);
+    return CXChildVisit_Continue;
+  }
+  size_t before = u->funcs.n;
+  plan(u, &f);
+  if (u->funcs.n > before) pp_exec_edits(c, &u->src, &u->edits);  /* dump before exec */
+  return CXChildVisit_Continue;
+}
+
+/* A C string literal for a path, with quotes and backslashes escaped. */
+static char *c_string(const char *s) {
+  PPStr b = {0};
+  pp_str_add(&b, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') pp_str_add(&b, "\\");
+    pp_str_addn(&b, s, 1);
+  }
+  pp_str_add(&b, "\"");
+  return pp_str_take(&b);
+}
+
+/* ppp: per function whose code reads it, the register value each slot counts (holes hold a
+   value no path end that indexes them can have), in the register's type. */
+static void expect_tables(PPStr *s, const Unit *u, const bool *used, const char *ext) {
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    const PPTabFunc *t = &u->tab.funcs.v[i];
+    if (!used[i]) continue;
+    uint64_t *e = pp_ppp_expect(&t->num, t->ppp_bits), n = pp_ppp_table_size(&t->num);
+    pp_str_addf(s, "%sstatic const unsigned %s __pathprof_e%zu[%" PRIu64 "] = {", t->wide ? ext : "",
+                t->wide ? "long long" : "long", i, n);
+    for (uint64_t k = 0; k < n; k++) pp_str_addf(s, "%s%" PRIu64 "%s", k ? ", " : " ", e[k], t->wide ? "ULL" : "UL");
+    pp_str_add(s, " };\n");
+    free(e);
+  }
+}
+
+/* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
+   from rt/unit.h at build time, so both sides share one definition. */
+static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used) {
+  char *tables = c_string(u->o->tables);
+  unsigned long hcap = any_hash ? u->o->hash_cap : 0;
+  PPStr s = {0};
+  pp_str_add(&s, "# 1 \"<pathprof>\"\n");
+  for (const char *p = unit_struct, *m, *c; *p;) {  /* __PATHPROF_EXT -> ext, __PATHPROF_COLD -> the attribute */
+    m = strstr(p, "__PATHPROF_EXT");
+    c = strstr(p, "__PATHPROF_COLD");
+    if (c && (!m || c < m)) m = c;
+    if (!m) { pp_str_add(&s, p); break; }
+    pp_str_addn(&s, p, (size_t)(m - p));
+    pp_str_add(&s, m == c ? (*ext ? "__attribute__((__cold__))" : "") : ext);
+    p = m + (m == c ? 15 : 14);
+  }
+  uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
+  if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
+  if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
+  expect_tables(&s, u, used, ext);
+  char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
+                            u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
+                            u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");
+  if (u->o->counter_bits == 32) {
+    /* the unit does not compile where int is narrower than 32 bits (pathcc checks before) */
+    pp_str_add(&s, "typedef char __pathprof_int_has_32_bits[(unsigned int)-1 >= 0xffffffffUL ? 1 : -1];\n");
+    pp_str_addf(&s, "static unsigned int __pathprof_c[%" PRIu64 "];\n", n);
+    pp_str_addf(&s, "%sstatic struct __pathprof_unit_width __pathprof_u = { { %s }, 32UL, __pathprof_c };\n", ext, base);
+  } else {
+    pp_str_addf(&s, "%sstatic unsigned long long __pathprof_c[%" PRIu64 "];\n", ext, n);
+    pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
+  }
+  free(base);
+  if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
+    pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
+                u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
+  free(tables);
+  return pp_str_take(&s);
+}
+
+/* GCC and clang name "<built-in>" in the line markers of their -E output; their code may
+   carry __extension__, which keeps long long quiet under -std=c89 -pedantic. */
+static bool gnu_output(const PPSource *src) {
+  size_t n = src->len < 4096 ? src->len : 4096;
+  for (size_t i = 0; i + 12 <= n; i++)
+    if (!memcmp(src->text + i, "\"<built-in>\"", 12)) return true;
+  return false;
+}
+
+/* The checksum covers the input text and every option that changes the counters' meaning. */
+static uint64_t checksum(const Unit *u) {
+  char opts[160];
+  snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
+           pp_mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
+           u->o->system_headers, u->o->conditions, u->o->counter_bits);
+  if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
+  uint64_t h = pp_fnv1a(PP_FNV_BASIS, u->src.text, u->src.len);
+  h = pp_fnv1a(h, opts, strlen(opts));
+  /* the placement too: edge mode's counters sit where it put them */
+  for (size_t i = 0; i < u->funcs.n; i++)
+    for (size_t k = 0; k < u->funcs.v[i].g.edges.n; k++) {
+      const PPEdge *e = &u->funcs.v[i].g.edges.v[k];
+      int64_t p[2] = { (int64_t)e->inc, e->slot };
+      h = pp_fnv1a(h, p, sizeof p);
+    }
+  if (u->o->interesting) {  /* the interesting sets decide what each counter means */
+    snprintf(opts, sizeof opts, " mode=ppp %016" PRIx64 " keep=%" PRIu64, u->ppp_digest, u->o->ppp_keep_array);
+    h = pp_fnv1a(h, opts, strlen(opts));
+  }
+  return h;
+}
+
+static char *warning_line(const Unit *u) {
+  size_t n = 0;
+  for (size_t i = 0; i < u->tab.skipped.n; i++) n += !u->tab.skipped.v[i].quiet;
+  if (u->weights_err) return pp_xasprintf("%s: %s; probes placed by the static estimate", u->o->source, u->weights_err);
+  if (!n && !u->changed.n) return NULL;
+  PPStr s = {0};
+  if (n) pp_str_addf(&s, "%s: %zu function%s left uninstrumented:", u->o->source, n, n > 1 ? "s" : "");
+  for (size_t i = 0, k = 0; i < u->tab.skipped.n; i++)
+    if (!u->tab.skipped.v[i].quiet)
+      pp_str_addf(&s, "%s %s (line %u): %s", k++ ? ";" : "", u->tab.skipped.v[i].name, u->tab.skipped.v[i].line,
+                  u->tab.skipped.v[i].why);
+  if (u->changed.n) pp_str_addf(&s, "%s%s: %zu function%s changed since %s, all %s paths count as residual:", n ? "; " : "",
+                                u->o->source, u->changed.n, u->changed.n > 1 ? "s" : "", u->o->interesting->spec,
+                                u->changed.n > 1 ? "their" : "its");
+  for (size_t i = 0; i < u->changed.n; i++) pp_str_addf(&s, "%s %s", i ? "," : "", u->changed.v[i]);
+  return pp_str_take(&s);
+}
+
+/* The counting form the update policy gives with this compiler (README "Threads"): atomic is
+   a relaxed GNU atomic add, else a C11 atomic; prefer-atomic is per-thread shards (GNU __thread
+   or C11 _Thread_local), else atomic. Without either, one warning and plain counting. */
+static int counting(const Unit *u, bool gnu, char **warning) {
+  int want = u->o->update;
+  if (want == PP_UPDATE_SINGLE) return PP_COUNT_PLAIN;
+  if (u->o->counter_bits == 32) {  /* saturating 32-bit counters have no atomic form */
+    *warning = pp_xasprintf("%s: --update=%s: 32-bit counters are updated singly (counts may be lost "
+                            "between threads)", u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
+    return PP_COUNT_PLAIN;
+  }
+  /* shards live in malloc'd memory, so continuous builds count atomically in the mapping */
+  if (want == PP_UPDATE_PREFER_ATOMIC && (gnu || u->o->c11) && !u->o->continuous) return PP_COUNT_SHARD;
+  if (gnu) return PP_COUNT_GNU_ATOMIC;
+  if (u->o->c11) return PP_COUNT_C11_ATOMIC;
+  *warning = pp_xasprintf("%s: --update=%s: the compiler has neither GNU atomic builtins nor C11 atomics "
+                          "here; counted with plain increments (counts may be lost between threads)",
+                          u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
+  return PP_COUNT_PLAIN;
+}
+
+/* Appends line to the unit's warning (lines joined by newlines). */
+static void add_warning(PPResult *res, char *line) {
+  if (!line) return;
+  char *w = res->warning ? pp_xasprintf("%s\npathcc: warning: %s", res->warning, line) : line;
+  if (res->warning) { free(res->warning); free(line); }
+  res->warning = w;
+}
+
+static void rewrite_all(Unit *u, PPResult *res) {
+  bool any_hash = false, gnu = gnu_output(&u->src), *used = pp_xcalloc(u->funcs.n, sizeof(bool));
+  const char *ext = gnu ? "__extension__ " : "";
+  char *why = NULL;
+  int how = counting(u, gnu, &why);
+  add_warning(res, why);
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    PPTabFunc *t = &u->tab.funcs.v[i];
+    PPGraph *g = &u->funcs.v[i].g;
+    bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
+    uint64_t *expect = t->ppp_array ? pp_ppp_expect(&t->num, t->ppp_bits) : NULL;
+    PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->mode == PP_MODE_OSP, ext, how,
+                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o), t->ppp_array,
+                     t->num.slots, t->ppp_bits, pp_ppp_table_size(&t->num), expect, &used[i],
+                     /* promoted loops settle into 64-bit array counters (path mode's, ppp's slots
+                        or kept arrays), and not under continuous mode, which promises that even
+                        SIGKILL loses no count */
+                     (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
+                         u->o->counter_bits == 64 && !u->o->continuous };
+    bool *zero = pp_place_zero(g);
+    t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
+    for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
+    free(zero);
+    free(probe);
+    free(expect);
+    any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
+  }
+  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used);
+  free(used);
+  res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
+  free(pre);
+}
+
+static void unit_free(Unit *u) {
+  for (size_t i = 0; i < u->error_text.n; i++) free(u->error_text.v[i]);
+  VEC_FREE(u->errors); VEC_FREE(u->error_text);
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    memset(&u->tab.funcs.v[i].g, 0, sizeof(PPGraph));  /* a view of the function's own graph */
+    pp_func_free(&u->funcs.v[i]);
+  }
+  VEC_FREE(u->funcs);
+  for (size_t i = 0; i < u->changed.n; i++) free(u->changed.v[i]);
+  VEC_FREE(u->changed);
+  pp_edits_free(&u->edits);
+  pp_profweights_free(u->weights);
+  free(u->weights_err);
+  pp_tables_free(&u->tab);
+  free((char *)u->src.text);
+}
+
+int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **err) {
+  Unit u;
+  memset(&u, 0, sizeof u);
+  memset(res, 0, sizeof *res);
+  u.o = o;
+  u.src.text = pp_read_file(ipath, &u.src.len);
+  if (!u.src.text) { *err = pp_xasprintf("%s: cannot read preprocessed file", ipath); return -1; }
+  CXIndex idx = clang_createIndex(0, 0);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(idx, ipath, clang_args, sizeof clang_args / sizeof *clang_args,
+                                                    NULL, 0, CXTranslationUnit_KeepGoing, &u.tu);
+  if (ec != CXError_Success || !u.tu) {
+    *err = pp_xasprintf("libclang could not parse the unit (error %d)", (int)ec);
+    clang_disposeIndex(idx);
+    unit_free(&u);
+    return -1;
+  }
+  u.main_file = clang_getFile(u.tu, ipath);
+  if (o->placement_profile) u.weights = pp_profweights_load(o->placement_profile, o->source, &u.weights_err);
+  collect_errors(&u);
+  clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
+  u.tab.checksum = checksum(&u);
+  u.tab.source = pp_xstrdup(o->source);
+  u.tab.mode = pp_xstrdup(pp_mode_name(o->mode));
+  char cwd[4096];
+  u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
+  u.tab.k = kpath_k(o);
+  u.tab.conditions = o->conditions;
+  u.tab.continuous = o->continuous;
+  u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic" : "single";
+  u.tab.array_limit = o->array_limit;
+  u.tab.hash_cap = o->hash_cap;
+  u.tab.counter_bits = o->counter_bits;
+  res->instrumented = (int)u.funcs.n;
+  res->warning = warning_line(&u);
+  if (u.funcs.n) rewrite_all(&u, res);
+  for (size_t i = 0; i < u.funcs.n; i++) u.tab.funcs.v[i].g = u.funcs.v[i].g;
+  u.tab.files.v = u.src.files.v;  /* the tables own the file names from here on */
+  u.tab.files.n = u.src.files.n;
+  u.tab.files.cap = u.src.files.cap;
+  int rc = pp_tables_write(&u.tab, o->tables, err);
+  clang_disposeTranslationUnit(u.tu);
+  clang_disposeIndex(idx);
+  unit_free(&u);
+  return rc;
+}

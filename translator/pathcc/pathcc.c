@@ -1,0 +1,847 @@
+/* pathcc: a drop-in C compiler that instruments each C source for path profiling. */
+#include "instrument.h"
+#include "model/util.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <unistd.h>
+
+typedef VEC(char *) Args;
+
+typedef struct {
+  const char *cc;          /* the real compiler */
+  Args inc_files, exc_files, inc_funcs, exc_funcs;  /* selection globs */
+  Args ccpre;              /* words before the user's arguments (e.g. "ccache gcc") */
+  Args args;               /* the user's arguments, pathcc's own removed */
+  PPOptions opt;
+  bool strict, verbose;
+  bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
+  char *tmpdir;
+  int int_bits;          /* the target's int width, once asked (-1 before, 0 unknown) */
+  bool hash_cap_given;       /* --hash-cap was given */
+  const char *interesting;   /* --interesting=SPEC */
+  PPInteresting spec;        /* SPEC, read once */
+} Driver;
+
+static const char *self = "pathcc";
+static bool own_option(Driver *d, const char *a);
+static size_t compiler_words = 1;  /* leading words of every command that name the compiler */
+
+/* Options whose value is the next argument (gcc's spelling); the value is never an input. */
+static bool takes_value(const char *a) {
+  static const char *opts[] = { "-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+    "-idirafter", "-iprefix", "-iwithprefix", "-isysroot", "-MF", "-MT", "-MQ", "-L", "-l", "-Xlinker",
+    "-Xassembler", "-Xpreprocessor", "-T", "-u", "-e", "-z", "-aux-info", "--param", "-target", "-arch",
+    "-dumpbase", "-dumpdir", "-B", 0 };
+  for (int i = 0; opts[i]; i++)
+    if (!strcmp(a, opts[i])) return true;
+  return false;
+}
+
+static void die(const char *fmt, const char *a) {
+  fprintf(stderr, "%s: error: ", self);
+  fprintf(stderr, fmt, a);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+/* ---- running the real compiler ---- */
+
+/* Long command lines (a link of thousands of objects, expanded from @files) go back into a
+   response file, which gcc and clang both read. */
+static void shorten(Args *argv, char **rsp) {
+  size_t total = 0;
+  for (size_t i = 0; i < argv->n; i++) total += strlen(argv->v[i]) + 1;
+  if (total < 100000) return;
+  const char *t = getenv("TMPDIR");
+  *rsp = pp_xasprintf("%s/pathcc-args-XXXXXX", t && *t ? t : "/tmp");
+  int fd = mkstemp(*rsp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) die("cannot write a response file: %s", strerror(errno));
+  size_t first = compiler_words;  /* the compiler's own words stay on the command line */
+  for (size_t i = first; i < argv->n; i++) {
+    fputc('"', f);
+    for (const char *c = argv->v[i]; *c; c++) {
+      if (*c == '"' || *c == '\\') fputc('\\', f);
+      fputc(*c, f);
+    }
+    fputs("\"\n", f);
+  }
+  if (fclose(f)) die("cannot write a response file: %s", strerror(errno));
+  argv->n = first;
+  VEC_PUSH(*argv, pp_xasprintf("@%s", *rsp));
+}
+
+/* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
+static int run(Args *argv, const char *errfile, bool verbose) {
+  char *rsp = NULL;
+  shorten(argv, &rsp);
+  VEC_PUSH(*argv, NULL);
+  argv->n--;
+  if (verbose) {
+    fprintf(stderr, "%s:", self);
+    for (size_t i = 0; i < argv->n; i++) fprintf(stderr, " %s", argv->v[i]);
+    fputc('\n', stderr);
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) die("cannot fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (errfile) {
+      int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd >= 0) { dup2(fd, 2); close(fd); }
+    }
+    execvp(argv->v[0], argv->v);
+    fprintf(stderr, "%s: error: cannot run %s: %s\n", self, argv->v[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) { st = 127 << 8; break; }
+  if (rsp) { unlink(rsp); free(rsp); }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void copy_to_stderr(const char *path) {
+  size_t n;
+  char *s = pp_read_file(path, &n);
+  if (s) fwrite(s, 1, n, stderr);
+  free(s);
+}
+
+static Args cmd(const Driver *d) {
+  Args a = {0};
+  for (size_t i = 0; i < d->ccpre.n; i++) VEC_PUSH(a, d->ccpre.v[i]);
+  return a;
+}
+
+/* ---- argument analysis ---- */
+
+typedef struct {
+  bool compile_only, asm_only, preprocess_only, link;
+  const char *output;      /* -o */
+  VEC(size_t) sources;     /* indexes of C sources in d->args */
+  bool has_md, has_mf, has_mt;
+  int inputs;              /* files of any kind on the command line */
+  bool save_temps;         /* -save-temps: leave the (instrumented) .i beside the object */
+} Plan;
+
+static bool is_c_source(const char *a, const char *lang) {
+  if (lang) return !strcmp(lang, "c");
+  return pp_ends_with(a, ".c");
+}
+
+/* Options after which nothing is compiled or linked: the compiler answers by itself. */
+static bool query_only(const char *a) {
+  return !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only") ||
+         !strcmp(a, "--version") || !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpmachine") ||
+         !strcmp(a, "-dumpfullversion") || !strncmp(a, "-print-", 7) || !strcmp(a, "--help") ||
+         !strcmp(a, "-###");
+}
+
+static int analyse(Driver *d, Plan *p) {
+  const char *lang = NULL;
+  bool query = false;
+  memset(p, 0, sizeof *p);
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *a = d->args.v[i];
+    if (!strcmp(a, "-c")) p->compile_only = true;
+    else if (!strcmp(a, "-S")) p->asm_only = true;
+    else if (query_only(a)) query = true;
+    else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) p->has_md = true;
+    else if (!strncmp(a, "-save-temps", 11)) p->save_temps = true;
+    else if (!strncmp(a, "-MF", 3)) p->has_mf = true;
+    else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) p->has_mt = true;
+    if (!strcmp(a, "-x") && i + 1 < d->args.n) lang = strcmp(d->args.v[i + 1], "none") ? d->args.v[i + 1] : NULL;
+    else if (!strncmp(a, "-x", 2) && a[2]) lang = strcmp(a + 2, "none") ? a + 2 : NULL;
+    if (!strcmp(a, "-o") && i + 1 < d->args.n) p->output = d->args.v[i + 1];
+    if (takes_value(a)) { i++; continue; }
+    if (a[0] != '-' || !strcmp(a, "-")) p->inputs++;
+    if ((a[0] != '-' && is_c_source(a, lang)) || (!strcmp(a, "-") && lang && !strcmp(lang, "c")))
+      VEC_PUSH(p->sources, i);
+    else if (!strcmp(a, "-")) query = true;  /* stdin in another language: pass through */
+  }
+  p->preprocess_only = query;
+  p->link = !p->compile_only && !p->asm_only && !query;
+  if (p->output && p->sources.n > 1 && !p->link) die("%s", "cannot specify -o with -c or -S and several files");
+  return 0;
+}
+
+/* ---- paths ---- */
+
+static char *base_noext(const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  return dot && dot != b ? pp_xasprintf("%.*s", (int)(dot - b), b) : pp_xstrdup(b);
+}
+
+static char *absolute(const char *path) {
+  if (path[0] == '/') return pp_xstrdup(path);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
+  return pp_xasprintf("%s/%s", cwd, path);
+}
+
+/* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
+   linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno),
+   prog-foo-2.pp.json for a second foo.c of the same command. */
+static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *obj) {
+  char *t;
+  if (!p->link) {
+    size_t n = strlen(obj);
+    t = pp_ends_with(obj, ".o") || pp_ends_with(obj, ".s") ? pp_xasprintf("%.*s.pp.json", (int)(n - 2), obj)
+                                                     : pp_xasprintf("%s.pp.json", obj);
+  } else {
+    char *b = base_noext(d->args.v[p->sources.v[k]]);
+    int same = 0;
+    for (size_t j = 0; j < k; j++) {
+      char *o = base_noext(d->args.v[p->sources.v[j]]);
+      same += !strcmp(o, b);
+      free(o);
+    }
+    t = same ? pp_xasprintf("%s-%s-%d.pp.json", p->output ? p->output : "a.out", b, same + 1)
+             : pp_xasprintf("%s-%s.pp.json", p->output ? p->output : "a.out", b);
+    free(b);
+  }
+  char *abs = absolute(t);
+  free(t);
+  const char *db = getenv("PATHPROF_DB");
+  if (db && *db) {  /* one directory for all tables, named so objects never collide */
+    char *b = base_noext(abs);
+    t = pp_xasprintf("%s/%s-%016llx.pp.json", db, b, (unsigned long long)pp_fnv1a(PP_FNV_BASIS, abs, strlen(abs)));
+    free(b);
+    free(abs);
+    abs = absolute(t);
+    free(t);
+  }
+  return abs;
+}
+
+/* Where a source's object goes; with -save-temps a link keeps them as gcc does (prog-a.o). */
+static char *output_for(const Plan *p, const Driver *d, const char *src, size_t k) {
+  if (p->output && !p->link) return pp_xstrdup(p->output);
+  char *b = base_noext(src), *o;
+  if (p->link && p->save_temps) o = pp_xasprintf("%s-%s.o", p->output ? p->output : "a.out", b);
+  else if (p->link) o = pp_xasprintf("%s/%zu-%s.o", d->tmpdir, k, b);
+  else o = pp_xasprintf("%s.%s", b, p->asm_only ? "s" : "o");
+  free(b);
+  return o;
+}
+
+/* ---- one source ---- */
+
+/* Options for the link only; compile steps leave them out. */
+static bool linker_only(const char *x) {
+  return !strncmp(x, "-l", 2) || !strncmp(x, "-L", 2) || !strncmp(x, "-Wl,", 4) || !strcmp(x, "-Xlinker") ||
+         !strcmp(x, "-T") || !strcmp(x, "-u") || !strcmp(x, "-shared") || !strcmp(x, "-static") ||
+         !strcmp(x, "-rdynamic") || !strcmp(x, "-pie") || !strcmp(x, "-no-pie");
+}
+
+/* Options already applied to the .i (or meaningless for it: -x would misname its language). */
+static bool done_by_preprocessor(const char *x) {
+  return linker_only(x) || !strncmp(x, "-M", 2) || !strcmp(x, "-include") || !strcmp(x, "-imacros") ||
+         !strncmp(x, "-Wp,", 4) || !strncmp(x, "-x", 2);
+}
+
+/* Copies the user's options for one step: inputs, -o, -c and -S never (the step adds its
+   own), nor options drop() names; an option's separate value travels with it. */
+static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *x = d->args.v[i];
+    bool pair = takes_value(x) && i + 1 < d->args.n;
+    bool keep = x[0] == '-' && x[1] && strcmp(x, "-c") && strcmp(x, "-S") && strcmp(x, "-o") && !drop(x);
+    if (keep) VEC_PUSH(*a, (char *)x);
+    if (keep && pair) VEC_PUSH(*a, d->args.v[i + 1]);
+    if (pair) i++;
+  }
+}
+
+/* Preprocess with the user's flags; dependency output keeps naming the user's object, not
+   our temporary file. Comments stay (-C) so the compile of the .i still sees the user's
+   fallthrough and lint comments. */
+static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj, const char *ifile) {
+  Args a = cmd(d);
+  copy_options(&a, d, linker_only);
+  /* gcc's names: -o X gives X's name with .d and target X, else the source's base name */
+  char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", base_noext(src));
+  if (p->has_md && !p->has_mf) {
+    const char *slash = strrchr(named, '/'), *dot = strrchr(named, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - named) : strlen(named);
+    VEC_PUSH(a, "-MF");
+    VEC_PUSH(a, pp_xasprintf("%.*s.d", (int)stem, named));
+  }
+  if (p->has_md && !p->has_mt) { VEC_PUSH(a, "-MT"); VEC_PUSH(a, named); }
+  (void)obj;
+  VEC_PUSH(a, "-E");
+  VEC_PUSH(a, "-C");
+  VEC_PUSH(a, (char *)src);
+  VEC_PUSH(a, "-o");
+  VEC_PUSH(a, (char *)ifile);
+  int rc = run(&a, NULL, d->verbose);
+  VEC_FREE(a);
+  return rc;
+}
+
+/* Compiles input (our .i, or the user's source when original) to obj. */
+static int compile_with(Driver *d, const Plan *p, const char *input, bool original, const char *obj,
+                        const char *errfile, const char *extra) {
+  Args a = cmd(d);
+  copy_options(&a, d, original ? linker_only : done_by_preprocessor);
+  if (extra) VEC_PUSH(a, (char *)extra);
+  VEC_PUSH(a, p->asm_only ? "-S" : "-c");
+  VEC_PUSH(a, (char *)input);
+  VEC_PUSH(a, "-o");
+  VEC_PUSH(a, (char *)obj);
+  int rc = run(&a, errfile, d->verbose);
+  VEC_FREE(a);
+  return rc;
+}
+
+static int compile(Driver *d, const Plan *p, const char *input, bool original, const char *obj, const char *errfile) {
+  return compile_with(d, p, input, original, obj, errfile, NULL);
+}
+
+static int write_file(const char *path, const char *s, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t w = fwrite(s, 1, n, f);
+  return (fclose(f) == 0 && w == n) ? 0 : -1;
+}
+
+/* The compiler's first error line, to name the cause in our one warning. */
+static char *first_error(const char *errfile) {
+  char *text = pp_read_file(errfile, NULL), *line = NULL;
+  for (char *l = text ? strtok(text, "\n") : NULL; l && !line; l = strtok(NULL, "\n"))
+    if (strstr(l, "error")) line = pp_xstrdup(l);
+  if (!line) line = pp_xasprintf("exit status without a message");
+  free(text);
+  return line;
+}
+
+/* Were all the compiler's errors warnings made errors (-Werror, -Werror=x)? Compiled from
+   preprocessed text, a unit loses the macro context in which GCC keeps some warnings quiet
+   (-Waddress on a macro's test of an array against NULL): the user's source compiles clean,
+   the instrumented unit does not. */
+static bool only_werror(const char *errfile) {
+  char *text = pp_read_file(errfile, NULL);
+  bool any = false, other = false;
+  for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+    if (!strstr(l, "error:")) continue;
+    if (strstr(l, "[-Werror")) any = true;
+    else other = true;
+  }
+  free(text);
+  return any && !other;
+}
+
+/* The instrumented unit once more without warnings (-w), into a file beside obj that replaces
+   it on success. Its warnings are not the user's: the user has seen those of the source. */
+static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const char *obj, const char *errfile) {
+  if (!strcmp(obj, "-")) return false;
+  char *tmp = pp_xasprintf("%s.pathcc-%ld", obj, (long)getpid()), *err = pp_xasprintf("%s.quiet", errfile);
+  bool ok = compile_with(d, p, ofile, false, tmp, err, "-w") == 0 && rename(tmp, obj) == 0;
+  if (!ok) unlink(tmp);
+  free(tmp);
+  free(err);
+  return ok;
+}
+
+static void warn(const char *src, const char *what) {
+  fprintf(stderr, "%s: warning: %s: %s\n", self, src, what);
+}
+
+/* Colon-separated globs from an environment variable. */
+static void env_globs(Args *out, const char *var) {
+  const char *v = getenv(var);
+  if (!v) return;
+  char *copy = pp_xstrdup(v), *save = NULL;
+  for (char *g = strtok_r(copy, ":", &save); g; g = strtok_r(NULL, ":", &save)) VEC_PUSH(*out, g);
+}
+
+/* .pathcc, the nearest one upward from the working directory: what to instrument, and
+   pathcc options, one directive a line. */
+static void config_file(Driver *d) {
+  char dir[PATH_MAX];
+  if (!getcwd(dir, sizeof dir)) return;
+  for (;;) {
+    char *path = pp_xasprintf("%s/.pathcc", dir), *text = pp_read_file(path, NULL);
+    if (text) {
+      int line = 0;
+      for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        char key[64], val[PATH_MAX];
+        line++;
+        while (*l == ' ' || *l == '\t') l++;
+        if (!*l || *l == '#') continue;
+        if (sscanf(l, "%63s %4095s", key, val) != 2) { fprintf(stderr, "%s: error: %s:%d: expected 'directive value'\n", self, path, line); exit(1); }
+        Args *to = !strcmp(key, "include-file") ? &d->inc_files : !strcmp(key, "exclude-file") ? &d->exc_files :
+                   !strcmp(key, "include-function") ? &d->inc_funcs : !strcmp(key, "exclude-function") ? &d->exc_funcs : NULL;
+        if (to) VEC_PUSH(*to, pp_xstrdup(val));
+        else if (strcmp(key, "option") || !own_option(d, val)) {
+          fprintf(stderr, "%s: error: %s:%d: unknown directive or option '%s %s'\n", self, path, line, key, val);
+          exit(1);
+        }
+      }
+      free(text);
+      free(path);
+      break;
+    }
+    free(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) break;
+    *slash = 0;
+  }
+  env_globs(&d->inc_files, "PATHCC_INCLUDE_FILES");
+  env_globs(&d->exc_files, "PATHCC_EXCLUDE_FILES");
+  env_globs(&d->inc_funcs, "PATHCC_INCLUDE_FUNCTIONS");
+  env_globs(&d->exc_funcs, "PATHCC_EXCLUDE_FUNCTIONS");
+}
+
+static bool any_match(const Args *globs, const char *a, const char *b) {
+  for (size_t i = 0; i < globs->n; i++)
+    if (!fnmatch(globs->v[i], a, 0) || (b && !fnmatch(globs->v[i], b, 0))) return true;
+  return false;
+}
+
+/* A file is instrumented when it matches an include glob (or there are none) and no exclude. */
+static bool selected(const Driver *d, const char *src) {
+  char *abs = absolute(src);
+  bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs);
+  free(abs);
+  return in;
+}
+
+/* The target's int width from the compiler's predefined __SIZEOF_INT__ (with the user's
+   flags, which choose the target), asked once; 0 when the compiler cannot say. */
+static int int_bits(Driver *d) {
+  if (d->int_bits >= 0) return d->int_bits;
+  char *out = pp_xasprintf("%s/macros.h", d->tmpdir);
+  Args a = cmd(d);
+  copy_options(&a, d, done_by_preprocessor);
+  const char *ask[] = { "-dM", "-E", "-x", "c", "/dev/null", "-o", out };
+  for (size_t i = 0; i < sizeof ask / sizeof *ask; i++) VEC_PUSH(a, (char *)ask[i]);
+  d->int_bits = 0;
+  char *text = run(&a, "/dev/null", d->verbose) == 0 ? pp_read_file(out, NULL) : NULL;
+  const char *m = text ? strstr(text, "#define __SIZEOF_INT__ ") : NULL;
+  if (m) d->int_bits = 8 * atoi(m + 23);
+  free(text); free(out);
+  VEC_FREE(a);
+  return d->int_bits;
+}
+
+/* --counter-bits=32 needs an int of 32 bits or more, and path mode; else the unit keeps 64-bit counters. */
+static unsigned counter_bits(Driver *d, const char *src) {
+  if (d->opt.counter_bits != 32) return 64;
+  if (d->opt.mode == PP_MODE_EDGE) {  /* its counters also count down (after case labels): no saturation */
+    warn(src, "--counter-bits=32 is not available with --mode=edge, counters stay 64-bit");
+    return 64;
+  }
+  int bits = int_bits(d);
+  if (bits == 0 || bits >= 32) return 32;
+  char *why = pp_xasprintf("int has %d bits on this target: --counter-bits=32 needs 32, counters stay 64-bit", bits);
+  warn(src, why);
+  free(why);
+  return 64;
+}
+
+/* preprocess -> instrument -> compile, falling back to the untouched source whenever the
+   instrumentation cannot be trusted; pathcc never breaks a build. */
+static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
+  const char *src = d->args.v[p->sources.v[k]];
+  char *stdin_copy = NULL;
+  if (!strcmp(src, "-")) {  /* the source comes on stdin: keep a copy to preprocess */
+    size_t n;
+    char *text = pp_read_file("/dev/stdin", &n);
+    stdin_copy = pp_xasprintf("%s/stdin-%zu.c", d->tmpdir, k);
+    if (!text || write_file(stdin_copy, text, n)) die("cannot read the source from stdin into %s", stdin_copy);
+    free(text);
+  }
+  const char *input = stdin_copy ? stdin_copy : src;
+  char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
+  char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
+  char *tables = tables_path(d, p, k, obj), *err = NULL;
+  struct stat ost;
+  bool device = stat(obj, &ost) == 0 && !S_ISREG(ost.st_mode);
+  if (!selected(d, src) || device) {  /* not chosen, or output to a device: compiled as written */
+    int rc = compile(d, p, input, true, obj, NULL);
+    free(ifile); free(ofile); free(errfile); free(tables); free(stdin_copy);
+    return rc;
+  }
+  int rc = preprocess(d, p, input, obj, ifile);
+  if (rc) goto out;  /* the compiler has said why */
+  PPOptions o = d->opt;
+  o.source = src;
+  o.tables = tables;
+  o.counter_bits = counter_bits(d, src);
+  o.fn_include = d->inc_funcs.v;
+  o.n_fn_include = d->inc_funcs.n;
+  o.fn_exclude = d->exc_funcs.v;
+  o.n_fn_exclude = d->exc_funcs.n;
+  PPResult res;
+  if (pp_instrument(&o, ifile, &res, &err)) {
+    if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, err); rc = 1; goto out; }
+    char *why = pp_xasprintf("compiled without instrumentation: %s", err);
+    warn(src, why);
+    free(why);
+    rc = compile(d, p, input, true, obj, NULL);
+    goto out;
+  }
+  if (res.warning && d->strict) { fprintf(stderr, "%s: error: %s\n", self, res.warning); rc = 1; goto out; }
+  if (!res.out) {
+    rc = compile(d, p, input, true, obj, NULL);
+    if (rc == 0 && res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+    goto out;
+  }
+  if (write_file(ofile, res.out, res.outlen)) die("cannot write %s", ofile);
+  rc = compile(d, p, ofile, false, obj, errfile);
+  if (rc == 0) {
+    copy_to_stderr(errfile);
+    if (res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+    if (p->save_temps) {  /* the unit as compiled, where gcc leaves its .i */
+      const char *dot = strrchr(obj, '.'), *slash = strrchr(obj, '/');
+      char *keep = pp_xasprintf("%.*s.i", (int)(dot && (!slash || dot > slash) ? dot - obj : (long)strlen(obj)), obj);
+      write_file(keep, res.out, res.outlen);
+      free(keep);
+    }
+  } else {
+    /* our output did not compile: build what the user wrote; if that compiles, say once why
+       it is uninstrumented, else its own diagnostics are all the user needs. When only warnings
+       made errors stopped ours, it replaces the user's object if it compiles without warnings. */
+    if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
+    bool werror = only_werror(errfile);
+    rc = compile(d, p, input, true, obj, NULL);
+    bool quiet = rc == 0 && werror && compile_quiet(d, p, ofile, obj, errfile);
+    if (!quiet) unlink(tables);
+    if (rc == 0 && !quiet) {
+      char *first = first_error(errfile);
+      char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
+      warn(src, why);
+      free(why);
+      free(first);
+    }
+  }
+  free(res.out);
+  free(res.warning);
+out:
+  free(ifile); free(ofile); free(errfile); free(tables); free(err); free(stdin_copy);
+  return rc;
+}
+
+/* ---- linking ---- */
+
+static char *runtime_lib(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (slash) *slash = 0;
+  char *lib = pp_xasprintf("%s/../lib/libpathprof.a", exe);
+  if (access(lib, R_OK) == 0) return lib;
+  free(lib);
+  return NULL;
+}
+
+/* What the compiler prints for args (one line), e.g. its target for -dumpmachine. */
+static char *capture(const Driver *d, const char *arg) {
+  int fds[2];
+  char buf[256];
+  if (pipe(fds)) return pp_xstrdup("");
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    close(fds[1]);
+    Args a = cmd(d);
+    VEC_PUSH(a, (char *)arg);
+    VEC_PUSH(a, NULL);
+    execvp(a.v[0], a.v);
+    _exit(127);
+  }
+  close(fds[1]);
+  ssize_t n = pid > 0 ? read(fds[0], buf, sizeof buf - 1) : 0;
+  close(fds[0]);
+  if (pid > 0) waitpid(pid, NULL, 0);
+  buf[n > 0 ? n : 0] = 0;
+  buf[strcspn(buf, "\r\n")] = 0;
+  return pp_xstrdup(buf);
+}
+
+/* The runtime for this link: $PATHCC_RUNTIME, else ours when the compiler builds for the host
+   it was built for; a cross link gets none (and one warning) rather than a foreign archive. */
+static char *runtime_for(const Driver *d) {
+  const char *env = getenv("PATHCC_RUNTIME");
+  if (env && *env) return pp_xstrdup(env);
+  char *target = capture(d, "-dumpmachine");
+  bool host = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
+  if (!host)
+    fprintf(stderr, "%s: warning: linking for %s: no pathprof runtime added; link one built for the target "
+            "(make rt-freestanding, doc: README) or set PATHCC_RUNTIME\n", self, target);
+  free(target);
+  if (!host) return NULL;
+  char *lib = runtime_lib();
+  if (!lib) die("%s", "cannot find libpathprof.a next to pathcc (expected ../lib/libpathprof.a)");
+  return lib;
+}
+
+/* Link with the user's arguments, our objects in place of the sources, and the runtime last. */
+static int link_all(Driver *d, const Plan *p, char **objs) {
+  Args a = cmd(d);
+  for (size_t i = 0; i < d->args.n; i++) {
+    size_t k;
+    for (k = 0; k < p->sources.n && p->sources.v[k] != i; k++) {}
+    if (k < p->sources.n) { VEC_PUSH(a, objs[k]); continue; }
+    if (!strcmp(d->args.v[i], "-x")) { i++; continue; }  /* languages were for the sources */
+    if (!strncmp(d->args.v[i], "-x", 2)) continue;
+    VEC_PUSH(a, d->args.v[i]);
+    if (takes_value(d->args.v[i]) && i + 1 < d->args.n) VEC_PUSH(a, d->args.v[++i]);
+  }
+  char *lib = runtime_for(d);
+  /* each executable and shared object keeps its own registry: none takes the runtime from a
+     library it happens to link against (which may be rebuilt without pathcc) */
+  if (lib && !getenv("PATHCC_RUNTIME")) VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
+  if (lib) VEC_PUSH(a, lib);
+  int rc = run(&a, NULL, d->verbose);
+  VEC_FREE(a);
+  free(lib);
+  return rc;
+}
+
+/* With -c or -S, inputs other than C sources (assembly, C++...) go to the compiler as given. */
+static int compile_others(Driver *d, const Plan *p) {
+  Args a = cmd(d);
+  copy_options(&a, d, linker_only);
+  size_t first = a.n;
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *x = d->args.v[i];
+    bool src = false;
+    for (size_t k = 0; k < p->sources.n; k++) src |= p->sources.v[k] == i;
+    if (takes_value(x)) { i++; continue; }
+    if (x[0] != '-' && !src) VEC_PUSH(a, (char *)x);
+  }
+  int rc = 0;
+  if (a.n > first) {
+    VEC_PUSH(a, p->asm_only ? "-S" : "-c");
+    rc = run(&a, NULL, d->verbose);
+  }
+  VEC_FREE(a);
+  return rc;
+}
+
+/* ---- options ---- */
+
+static unsigned long long number(const char *opt, const char *v) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (!*v || *end || errno || n == 0) die("invalid value in %s", opt);
+  return n;
+}
+
+/* pathcc's own options; returns false for an argument that belongs to the compiler. */
+static bool own_option(Driver *d, const char *a) {
+  if (!strcmp(a, "--trace")) d->opt.trace = true;
+  else if (!strcmp(a, "--strict")) d->strict = true;
+  else if (!strcmp(a, "--verbose")) d->verbose = true;
+  else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
+  else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
+  else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
+  else if (!strncmp(a, "--mode=", 7) && pp_mode_named(a + 7) >= 0) d->opt.mode = (PPMode)pp_mode_named(a + 7);
+  else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
+  else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
+  else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
+  else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
+  else if (!strncmp(a, "--k=", 4)) {
+    d->opt.k = (unsigned)number(a, a + 4);
+    if (d->opt.k > 64) die("invalid value in %s (k is 1 to 64; 1 is path mode)", a);
+  }
+  else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
+  else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;
+  else if (!strncmp(a, "--counter-bits=", 15)) die("invalid value in %s (32 or 64)", a);
+  else if (!strcmp(a, "--update=single")) d->opt.update = PP_UPDATE_SINGLE, d->update_set = true;
+  else if (!strcmp(a, "--update=atomic")) d->opt.update = PP_UPDATE_ATOMIC, d->update_set = true;
+  else if (!strcmp(a, "--update=prefer-atomic")) d->opt.update = PP_UPDATE_PREFER_ATOMIC, d->update_set = true;
+  else if (!strcmp(a, "--continuous")) d->opt.continuous = true;
+  else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
+  else if (!strncmp(a, "--interesting=", 14) && a[14]) d->interesting = a + 14;
+  else if (!strncmp(a, "--ppp-keep-array=", 17)) d->opt.ppp_keep_array = number(a, a + 17);
+  else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
+  else if (!strcmp(a, "--decisions=statements")) d->opt.conditions = false;
+  else if (!strncmp(a, "--mode=", 7)) die("unknown mode in %s (path, edge, kpath, ppp or osp)", a);
+  else return false;
+  return true;
+}
+
+/* --mode=ppp needs --interesting=SPEC and the other way round; SPEC is read once here. A
+   residual path is recorded in the hash table, which ppp mode sizes for rare events. */
+static void ppp_options(Driver *d) {
+  char *err = NULL;
+  bool ppp = d->opt.mode == PP_MODE_PPP;
+  if (ppp && !d->interesting) die("%s needs --interesting=SPEC (a profile, hot:P%%:PROFILE or a JSON file)", "--mode=ppp");
+  if (!ppp && d->interesting) die("--interesting=%s needs --mode=ppp", d->interesting);
+  if (!ppp) return;
+  if (pp_interesting_load(d->interesting, &d->spec, &err)) die("--interesting: %s", err);
+  d->opt.interesting = &d->spec;
+  if (!d->hash_cap_given) d->opt.hash_cap = 1024;
+}
+
+static void env_options(Driver *d) {
+  const char *f = getenv("PATHCC_FLAGS");
+  if (!f) return;
+  char *copy = pp_xstrdup(f), *save = NULL;
+  for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+    if (!own_option(d, w)) die("unknown option in PATHCC_FLAGS: %s", w);
+}
+
+/* Like gcc's -fprofile-update: -pthread among the user's flags makes prefer-atomic the default;
+   a -std before C11 rules out C11 atomics for compilers without GNU builtins. */
+static void threads_policy(Driver *d) {
+  d->opt.c11 = true;
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *a = d->args.v[i];
+    if (!strcmp(a, "-pthread") && !d->update_set) d->opt.update = PP_UPDATE_PREFER_ATOMIC;
+    if (!strncmp(a, "-std=", 5))
+      d->opt.c11 = !(strstr(a, "89") || strstr(a, "90") || strstr(a, "99") || strstr(a, "9899:199") || !strcmp(a, "-ansi"));
+    if (!strcmp(a, "-ansi")) d->opt.c11 = false;
+  }
+}
+
+/* @file arguments, expanded as gcc does: whitespace separates, quotes and backslashes escape. */
+static void add_arg(Args *out, const char *a, int depth) {
+  if (a[0] != '@' || depth > 8) { VEC_PUSH(*out, (char *)a); return; }
+  size_t n;
+  char *text = pp_read_file(a + 1, &n);
+  if (!text) { VEC_PUSH(*out, (char *)a); return; }  /* gcc passes a missing @file on as is */
+  PPStr w = {0};
+  bool in = false;
+  char q = 0;
+  for (size_t i = 0; i <= n; i++) {
+    char c = i < n ? text[i] : ' ';
+    if (c == '\\' && i + 1 < n) { pp_str_addn(&w, &text[++i], 1); in = true; }
+    else if (q) { if (c == q) q = 0; else pp_str_addn(&w, &c, 1); }
+    else if (c == '\'' || c == '"') { q = c; in = true; }
+    else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in) add_arg(out, pp_str_take(&w), depth + 1);
+      in = false;
+    } else { pp_str_addn(&w, &c, 1); in = true; }
+  }
+  free(text);
+}
+
+/* Run as a symlink named like a compiler (gcc, cc, arm-none-eabi-gcc) from a wrapper
+   directory early in PATH: the real one is the next of that name on PATH that is not us. */
+static bool wrapper_compiler(Driver *d, const char *argv0) {
+  const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
+  char self_path[PATH_MAX], cand[PATH_MAX];
+  if (!strcmp(name, "pathcc") || !realpath("/proc/self/exe", self_path)) return false;
+  const char *path = getenv("PATH");
+  char *copy = pp_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+  for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+    char *full = pp_xasprintf("%s/%s", *dir ? dir : ".", name);
+    if (access(full, X_OK) == 0 && realpath(full, cand) && strcmp(cand, self_path)) {
+      VEC_PUSH(d->ccpre, full);
+      free(copy);
+      return true;
+    }
+    free(full);
+  }
+  free(copy);
+  die("no compiler named %s on PATH besides pathcc", name);
+  return false;
+}
+
+/* "pathcc gcc -c x.c": a first argument that is no option and no input names the compiler. */
+static bool names_compiler(const char *a) {
+  static const char *inputs[] = { ".c", ".i", ".h", ".s", ".S", ".o", ".a", ".so", ".cc", ".cpp", ".cxx", ".C",
+                                  ".m", ".ld", ".lds", ".obj", 0 };
+  struct stat st;
+  if (a[0] == '-' || a[0] == '@') return false;
+  for (int i = 0; inputs[i]; i++)
+    if (pp_ends_with(a, inputs[i])) return false;
+  return !(stat(a, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0111));
+}
+
+static void split_words(Args *out, const char *s) {
+  char *copy = pp_xstrdup(s), *save = NULL;
+  for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) VEC_PUSH(*out, w);
+}
+
+static void make_tmpdir(Driver *d) {
+  const char *t = getenv("TMPDIR");
+  d->tmpdir = pp_xasprintf("%s/pathcc-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(d->tmpdir)) die("cannot create a temporary directory: %s", strerror(errno));
+}
+
+/* The temporary directory holds plain files only; removing them here saves a fork per compile. */
+static void remove_tmpdir(Driver *d) {
+  if (!d->tmpdir || getenv("PATHCC_KEEP")) return;
+  DIR *dir = opendir(d->tmpdir);
+  struct dirent *e;
+  while (dir && (e = readdir(dir))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char *f = pp_xasprintf("%s/%s", d->tmpdir, e->d_name);
+    unlink(f);
+    free(f);
+  }
+  if (dir) closedir(dir);
+  rmdir(d->tmpdir);
+}
+
+int main(int argc, char **argv) {
+  Driver d;
+  memset(&d, 0, sizeof d);
+  d.opt.array_limit = 4096;
+  d.opt.hash_cap = 4096;
+  d.opt.counter_bits = 64;
+  d.int_bits = -1;
+  d.opt.k = 4;
+  env_options(&d);
+  config_file(&d);
+  int i = 1;
+  bool wrapped = wrapper_compiler(&d, argv[0]);
+  for (; i < argc && own_option(&d, argv[i]); i++) {}
+  if (!wrapped && i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
+  else if (!wrapped) split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
+  compiler_words = d.ccpre.n;
+  for (; i < argc; i++)
+    if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
+  threads_policy(&d);
+  if (d.opt.continuous && d.opt.counter_bits == 32) die("%s", "--continuous needs 64-bit counters (not --counter-bits=32)");
+  Plan p;
+  analyse(&d, &p);
+  if (!p.inputs) {  /* -v, --version and the like: the compiler answers */
+    Args a = cmd(&d);
+    for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
+    return run(&a, NULL, d.verbose);
+  }
+  if (!p.sources.n && p.link) return link_all(&d, &p, NULL);
+  if (p.preprocess_only || !p.sources.n) {
+    Args a = cmd(&d);
+    for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
+    return run(&a, NULL, d.verbose);
+  }
+  if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
+  if (d.opt.mode == PP_MODE_OSP) {  /* per-thread skip counters where our host runtime (which has them) is linked */
+    char *target = capture(&d, "-dumpmachine");
+    d.opt.osp_tls = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
+    free(target);
+  }
+  ppp_options(&d);
+  make_tmpdir(&d);
+  char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
+  int rc = 0;
+  for (size_t k = 0; k < p.sources.n && !rc; k++) {
+    objs[k] = output_for(&p, &d, d.args.v[p.sources.v[k]], k);
+    rc = compile_source(&d, &p, k, objs[k]);
+  }
+  if (!rc && p.link) rc = link_all(&d, &p, objs);
+  if (!rc && !p.link) rc = compile_others(&d, &p);
+  remove_tmpdir(&d);
+  return rc;
+}

@@ -1,0 +1,284 @@
+/* pathprof report and dump: hot paths decoded to source lines, and a profile's raw content. */
+#include "report.h"
+#include "model/number.h"
+#include "model/kipf.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- report ---- */
+
+typedef struct { const PPFuncView *f; uint64_t id, count; } Hot;
+
+static int hot_cmp(const void *a, const void *b) {
+  const Hot *x = a, *y = b;
+  return x->count != y->count ? (x->count > y->count ? -1 : 1) : 0;
+}
+
+static int busy_cmp(const void *a, const void *b) {
+  const PPFuncView *x = *(const PPFuncView *const *)a, *y = *(const PPFuncView *const *)b;
+  return x->total != y->total ? (x->total > y->total ? -1 : 1) : 0;
+}
+
+static const char *base(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static void print_function(const PPFuncView *v, size_t top) {
+  const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
+  printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
+         f->name, base(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
+         f->cfg_edges, f->hash ? ", hash table" : "");
+  if (f->ppp) printf(", %zu interesting in %" PRIu64 " ppp slots", f->num.n, f->ppp_array ? f->num.slots : 0);
+  if (v->copies > 1) printf(", compiled into %d units", v->copies);
+  printf("\n");
+  if (v->overflow) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", v->overflow);
+  for (size_t i = 0; i < v->n && i < top; i++) {
+    char *lines = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+    printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", v->paths[i].count,
+           100.0 * (double)v->paths[i].count / (double)v->total, v->paths[i].id, lines);
+    free(lines);
+  }
+  if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
+}
+
+static const char *profile_name(const char *arg) {
+  if (arg) return arg;
+  const char *e = getenv("PATHPROF_FILE");
+  return e && *e && !strchr(e, '%') ? e : "pathprof.out";
+}
+
+static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size_t top) {
+  VEC(Hot) hot = {0};
+  for (size_t i = 0; i < nv; i++)
+    for (size_t k = 0; k < v[i].n; k++) {
+      Hot h = { &v[i], v[i].paths[k].id, v[i].paths[k].count };
+      if (!only || !strcmp(only, v[i].u->tab.funcs.v[v[i].fn].name)) VEC_PUSH(hot, h);
+    }
+  pp_sort(hot.v, hot.n, sizeof *hot.v, hot_cmp);
+  printf("\nHottest paths%s%s\n  %12s %6s  %-24s %s\n", only ? " of " : "", only ? only : "", "count", "%fn", "function", "path (lines)");
+  for (size_t i = 0; i < hot.n && i < top; i++) {
+    const PPFuncView *fv = hot.v[i].f;
+    const PPTabFunc *f = &fv->u->tab.funcs.v[fv->fn];
+    char *where = pp_xasprintf("%s (%s:%u)", f->name, base(fv->u->tab.files.v[f->file]), f->line);
+    char *lines = pp_path_lines(&fv->u->tab, f, hot.v[i].id);
+    printf("  %12" PRIu64 " %5.1f%%  %-24s #%" PRIu64 " %s\n", hot.v[i].count,
+           100.0 * (double)hot.v[i].count / (double)fv->total, where, hot.v[i].id, lines);
+    free(where);
+    free(lines);
+  }
+  VEC_FREE(hot);
+}
+
+/* Array counters of a 32-bit unit that reached 2^32-1: the counts they give are lower bounds. */
+static size_t saturated(const PPLoadedUnit *u) {
+  size_t n = 0;
+  for (unsigned long long k = 0; u->tab.counter_bits == 32 && k < u->rec->ncounters; k++)
+    n += u->rec->counters[k] >= 0xffffffffULL;
+  return n;
+}
+
+int pp_cmd_report(int argc, char **argv) {
+  size_t top = 10;
+  const char *only = NULL, *file = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--top") || !strcmp(argv[i], "--function")) {
+      if (i + 1 >= argc) { fprintf(stderr, "pathprof report: %s needs a value\n", argv[i]); return 2; }
+      if (argv[i][2] == 'f') { only = argv[++i]; continue; }
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v <= 0) { fprintf(stderr, "pathprof report: --top wants a positive number, not '%s'\n", argv[i]); return 2; }
+      top = (size_t)v;
+    }
+    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof report: unknown option %s\n", argv[i]); return 2; }
+    else file = argv[i];
+  }
+  file = profile_name(file);
+  PPLoaded l;
+  if (pp_load(file, &l)) return 1;
+  size_t nv;
+  PPFuncView *v = pp_program_functions(&l, &nv);
+  uint64_t all = 0;
+  for (size_t i = 0; i < nv; i++) all = pp_sat_add(all, v[i].total);
+  printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n, nv, all);
+  for (size_t i = 0; i < l.units.n; i++)
+    if (l.units.v[i].rec->dropped)
+      printf("!! %s: %llu path ends were not counted: the hash table (%lu entries) was full; rebuild with a larger "
+             "pathcc --hash-cap\n", l.units.v[i].tab.source, l.units.v[i].rec->dropped, l.units.v[i].tab.hash_cap);
+  for (size_t i = 0; i < l.units.n; i++) {
+    size_t sat = saturated(&l.units.v[i]);
+    if (sat)
+      printf("!! %s: %zu path counts reached 2^32-1 in 32-bit counters (pathcc --counter-bits=32): they are lower "
+             "bounds\n", l.units.v[i].tab.source, sat);
+  }
+  size_t edge_fns = 0;
+  for (size_t i = 0; i < nv; i++) edge_fns += v[i].edges != NULL;
+  if (edge_fns)
+    printf("%zu function%s profiled in edge mode count%s no paths: pathprof coverage shows their edge, block and "
+           "line counts\n", edge_fns, edge_fns > 1 ? "s" : "", edge_fns > 1 ? "" : "s");
+  print_hottest(v, nv, only, top);
+  /* the busiest functions, each with its hottest paths */
+  VEC(const PPFuncView *) busy = {0};
+  bool known = !only;
+  for (size_t i = 0; i < nv; i++) {
+    bool named = only && !strcmp(only, v[i].u->tab.funcs.v[v[i].fn].name);
+    known |= named;
+    if ((v[i].total || v[i].overflow) && (!only || named)) VEC_PUSH(busy, &v[i]);
+  }
+  pp_sort(busy.v, busy.n, sizeof *busy.v, busy_cmp);
+  if (!only && busy.n > top) printf("\nThe %zu busiest of %zu executed functions:\n", top, busy.n);
+  for (size_t i = 0; i < busy.n && (only || i < top); i++) print_function(busy.v[i], top);
+  VEC_FREE(busy);
+  for (size_t i = 0; i < l.units.n; i++)
+    for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
+      const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
+      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
+    }
+  if (!known) fprintf(stderr, "pathprof report: %s: no instrumented function named '%s'\n", file, only);
+  int rc = l.missing || !known ? 1 : 0;
+  pp_program_free(v, nv);
+  pp_loaded_free(&l);
+  return rc;
+}
+
+/* ---- dump ---- */
+
+/* "K <checksum> <fn> <count> <blocks>:<E|B>;..." for every n-gram of a kpath function's k-IPF
+   with a count (the oracle's input, regress/oracle.py --kpaths). */
+static void dump_kpaths(const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  const struct pp_forest *kf = pp_profile_forest(u->prof, u->rec->checksum, (unsigned long long)fn);
+  if (!f->kpath || !kf) return;
+  PPKipf t;
+  pp_kipf_build(kf, kf->k, &t);
+  int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
+  uint64_t *ids = pp_xmalloc(sizeof *ids * (kf->k + 1));
+  for (size_t i = 0; i < t.nodes.n; i++) {
+    if (!t.nodes.v[i].count) continue;
+    int n = pp_kipf_ngram(&t, (int)i, ids, (int)kf->k + 1);
+    printf("K %016llx %d %" PRIu64 " ", u->rec->checksum, fn, t.nodes.v[i].count);
+    for (int j = 0; j < n; j++) {
+      bool from, to;
+      int nb = pp_path_blocks(&f->g, ids[j], blocks, cap, &from, &to);
+      if (j) printf(";");
+      if (nb < 0) printf("#%" PRIu64, ids[j]);
+      for (int b = 0; b < nb; b++) printf("%s%d", b ? "," : "", blocks[b]);
+      if (nb >= 0) printf(":%s", to ? "B" : "E");
+    }
+    printf("\n");
+  }
+  if (kf->dropped) printf("KD %016llx %d %llu\n", u->rec->checksum, fn, kf->dropped);
+  free(ids);
+  free(blocks);
+  pp_kipf_free(&t);
+}
+
+static void dump_decoded(const PPLoaded *l) {
+  for (size_t i = 0; i < l->units.n; i++) {
+    const PPLoadedUnit *u = &l->units.v[i];
+    for (size_t fn = 0; fn < u->tab.funcs.n; fn++) {
+      const PPTabFunc *f = &u->tab.funcs.v[fn];
+      size_t n;
+      uint64_t ovf;
+      PPPathCount *p = pp_function_paths(u, (int)fn, &n, &ovf);
+      int cap = (int)f->g.blocks.n + 2, *blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
+      for (size_t k = 0; k < n; k++) {
+        bool from, to;
+        int nb = pp_path_blocks(&f->g, p[k].id, blocks, cap, &from, &to);
+        printf("P %016llx %zu %" PRIu64 " ", u->rec->checksum, fn, p[k].count);
+        for (int b = 0; b < nb; b++) printf("%s%d", b ? "," : "", blocks[b]);
+        printf(" %s\n", to ? "B" : "E");
+      }
+      if (ovf) printf("O %016llx %zu %" PRIu64 "\n", u->rec->checksum, fn, ovf);
+      dump_kpaths(u, (int)fn);
+      free(blocks);
+      free(p);
+    }
+    if (u->rec->dropped) printf("D %016llx %llu\n", u->rec->checksum, u->rec->dropped);
+  }
+}
+
+static void dump_raw(const char *file, const struct pp_profile *p) {
+  printf("profile %s: %zu units\n", file, p->nunits);
+  for (size_t i = 0; i < p->nunits; i++) {
+    const struct pp_unitrec *u = &p->units[i];
+    printf("unit %016llx %s\n  counters %llu, hash entries %llu, dropped %llu\n", u->checksum, u->name, u->ncounters,
+           u->nhash, u->dropped);
+    for (unsigned long long k = 0; k < u->ncounters; k++)
+      if (u->counters[k]) printf("  [%llu] %llu\n", k, u->counters[k]);
+    for (unsigned long long k = 0; k < u->nhash; k++)
+      printf("  fn %llu path %llu: %llu\n", u->hash[k].fn, u->hash[k].id, u->hash[k].count);
+  }
+  if (p->osp)
+    printf("osp hot list: %llu subpaths (%llu blocks), rate %llu, memory %llu of %llu bytes "
+           "(see pathprof hot-subpaths)\n", p->osp->nentries, p->osp->nblocks, p->osp->rate, p->osp->used, p->osp->memory);
+  for (size_t i = 0; i < p->nforests; i++) {
+    const struct pp_forest *f = &p->forests[i];
+    printf("k-slab forest %016llx fn %llu, k %lu: %llu nodes, dropped %llu\n", f->checksum, f->fn, f->k, f->nnodes,
+           f->dropped);
+    for (unsigned long long k = 0; k < f->nnodes; k++)
+      printf("  %*s#%llu: %llu\n", (int)(2 * f->nodes[k].depth), "", f->nodes[k].label, f->nodes[k].count);
+  }
+}
+
+static void dump_tables(const PPTables *t) {
+  printf("tables %016" PRIx64 " for %s, mode %s, %" PRIu64 " counters\n", t->checksum, t->source, t->mode, t->ncounters);
+  for (size_t i = 0; i < t->funcs.n; i++) {
+    const PPTabFunc *f = &t->funcs.v[i];
+    printf("function %zu %s (%s:%u-%u): %" PRIu64 " paths, %s", i, f->name, t->files.v[f->file], f->line, f->end_line,
+           f->g.npaths, f->hash ? "hash" : "array");
+    if (!f->hash) printf(" at %" PRIu64, f->offset);
+    printf(", %d probes on %d edges\n", f->probes, f->cfg_edges);
+    if (f->entry_slot >= 0) printf("  entries counted in counter %" PRIu64 "\n", f->offset + (uint64_t)f->entry_slot);
+    if (f->ppp) {
+      printf("  ppp: %zu interesting paths, %" PRIu64 " slots%s, lambda %.2f, Ball-Larus field %d bits\n", f->num.n,
+             f->num.slots, f->ppp_array ? "" : " (not used: counted in the hash table)", pp_ppp_lambda(&f->num), f->ppp_bits);
+      for (size_t k = 0; k < f->num.n; k++) printf("  path %" PRIu64 " -> ppp %" PRIu64 "\n", f->num.bl[k], f->num.id[k]);
+    }
+    for (size_t e = 0; e < f->g.edges.n; e++) {
+      const PPEdge *x = &f->g.edges.v[e];
+      printf("  %d -> %d %-11s val %" PRIu64 " inc %" PRId64 "%s", x->src, x->dst, pp_edge_kind_name(x->kind), x->val,
+             (int64_t)x->inc, x->chord ? " chord" : "");
+      if (x->slot >= 0) printf(" counter %" PRIu64, f->offset + (uint64_t)x->slot);
+      if (f->ppp) printf(" ppp %" PRId64, f->num.w[e]);
+      printf("\n");
+    }
+  }
+  for (size_t i = 0; i < t->skipped.n; i++) printf("skipped %s (line %u): %s\n", t->skipped.v[i].name, t->skipped.v[i].line, t->skipped.v[i].why);
+}
+
+int pp_cmd_dump(int argc, char **argv) {
+  bool decode = false;
+  const char *file = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--decode")) decode = true;
+    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof dump: unknown option %s\n", argv[i]); return 2; }
+    else file = argv[i];
+  }
+  file = profile_name(file);
+  if (pp_ends_with(file, ".json")) {
+    PPTables t;
+    char *err;
+    if (pp_tables_read(file, &t, &err)) { fprintf(stderr, "pathprof: %s\n", err); free(err); return 1; }
+    dump_tables(&t);
+    pp_tables_free(&t);
+    return 0;
+  }
+  if (decode) {
+    PPLoaded l;
+    if (pp_load(file, &l)) return 1;
+    dump_decoded(&l);
+    int rc = l.missing ? 1 : 0;
+    pp_loaded_free(&l);
+    return rc;
+  }
+  struct pp_profile p;
+  char err[512];
+  if (pp_profile_read(file, &p, err, sizeof err)) { fprintf(stderr, "pathprof: %s\n", err); return 1; }
+  dump_raw(file, &p);
+  pp_profile_free(&p);
+  return 0;
+}
