@@ -116,3 +116,19 @@ void __pathprof_crash_init(const char *path)
     if (sigaction(fatal[i], 0, &old) == 0 && old.sa_handler == SIG_DFL)
       sigaction(fatal[i], &sa, 0);
 }
+
+/* Writes all of buf to the fd *(int *)ctx, retrying after signals; async-signal-safe. */
+int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len)
+{
+  const char *p = buf;
+  while (len) {
+    ssize_t n = write(*(int *)ctx, p, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    p += n;
+    len -= (unsigned long)n;
+  }
+  return 0;
+}

@@ -1,4 +1,5 @@
-/* posix.c: the POSIX back end: locked merge of the counts into the profile file at exit, trace log. */
+/* posix.c: the POSIX back end: locked merge of the counts into the profile file at exit and on
+   request, fork handling, and the back-end hooks the core calls. */
 #include "posix.h"
 #include "profile/profile.h"
 #include <errno.h>
@@ -19,10 +20,6 @@
 /* Serialises profile writes within the process (fcntl locks only separate processes). */
 static pthread_mutex_t write_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
-/* The trace log, or 0 when PATHPROF_TRACE is unset or could not be opened. */
-static FILE *trace_fp;
-static const char *trace_name;
 
 /* One registered unit's counts as copied at the start of a write, with the hash slot each
    entry came from, so exactly these counts can be taken out of the live tables afterwards. */
@@ -37,152 +34,6 @@ struct snapshot {
   size_t n;
   struct snap *s;
 };
-
-/* ---- Per-thread shards (pathcc --update=prefer-atomic, README "Threads") ----
-   Each thread counts a unit's array paths in its own zeroed copy of the counters, found through
-   the unit's thread-local pointer; no atomic operation on the counting path. A thread's shards
-   are added into the units when it exits (a key destructor) and all live shards are folded in
-   before every dump, so a write sees every joined thread's counts. */
-
-/* One thread's shard of one unit's array counters. */
-struct shard {
-  struct __pathprof_unit *u;
-  unsigned long long *c;       /* u->ncounters counters */
-  unsigned long long **slot;   /* the owner's thread-local pointer to c */
-  pthread_t owner;
-  struct shard *next;          /* all live shards */
-  struct shard *tnext;         /* the owner's other shards */
-};
-
-static pthread_mutex_t shard_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct shard *shards;
-static pthread_once_t shard_once = PTHREAD_ONCE_INIT;
-static pthread_key_t shard_key;
-static int shard_key_ok;
-/* Set by the crash handler: from then on dumps fold shards without the lock. */
-static volatile sig_atomic_t crashed;
-
-/* Adds shard s into its unit and zeroes it; atomic, as the owner may still be counting. */
-static void fold_shard(struct shard *s)
-{
-  unsigned long i, v;
-  for (i = 0; i < s->u->ncounters; i++) {
-    v = __atomic_exchange_n(&s->c[i], 0, __ATOMIC_RELAXED);
-    if (v)
-      __atomic_fetch_add(&s->u->counters[i], v, __ATOMIC_RELAXED);
-  }
-}
-
-/* Unlinks s from the list of live shards; the caller holds shard_mutex. */
-static void unlink_shard(struct shard *s)
-{
-  struct shard **p;
-  for (p = &shards; *p && *p != s; p = &(*p)->next)
-    ;
-  if (*p)
-    *p = s->next;
-}
-
-/* Key destructor at thread exit: the thread's shards go into their units and are freed. Code
-   that counts after this (a later destructor) gets a fresh shard, and this runs again. */
-static void thread_exit(void *chain)
-{
-  struct shard *s = chain, *t;
-  while (s) {
-    t = s->tnext;
-    pthread_mutex_lock(&shard_mutex);
-    fold_shard(s);
-    unlink_shard(s);
-    pthread_mutex_unlock(&shard_mutex);
-    *s->slot = 0;
-    free(s->c);
-    free(s);
-    s = t;
-  }
-}
-
-/* Creates the key whose destructor folds a thread's shards. */
-static void make_shard_key(void)
-{
-  shard_key_ok = pthread_key_create(&shard_key, thread_exit) == 0;
-}
-
-/* The calling thread's shard of u, made on its first count; *slot (the unit's thread-local
-   pointer) gets it. Out of memory: u's own array, counted without the thread-safety. */
-unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long long **slot)
-{
-  struct shard *s;
-
-  pthread_once(&shard_once, make_shard_key);
-  s = calloc(1, sizeof *s);
-  if (s)
-    s->c = calloc(u->ncounters ? u->ncounters : 1, sizeof *s->c);
-  if (!s || !s->c || !shard_key_ok) {
-    free(s ? s->c : 0);
-    free(s);
-    return u->counters;
-  }
-  s->u = u;
-  s->slot = slot;
-  s->owner = pthread_self();
-  s->tnext = pthread_getspecific(shard_key);
-  pthread_setspecific(shard_key, s);
-  pthread_mutex_lock(&shard_mutex);
-  s->next = shards;
-  shards = s;
-  pthread_mutex_unlock(&shard_mutex);
-  *slot = s->c;
-  return s->c;
-}
-
-/* Before a dump: every live shard's counts go into its unit. */
-void __pathprof_backend_sync(void)
-{
-  struct shard *s;
-  if (crashed)
-    return; /* the crash handler folded them already */
-  pthread_mutex_lock(&shard_mutex);
-  for (s = shards; s; s = s->next)
-    fold_shard(s);
-  pthread_mutex_unlock(&shard_mutex);
-}
-
-/* The crash handler's fold: no lock, the list is only read. */
-void __pathprof_crash_sync(void)
-{
-  struct shard *s;
-  crashed = 1;
-  for (s = shards; s; s = s->next)
-    fold_shard(s);
-}
-
-/* pathprof_reset: every live shard is zeroed. */
-void __pathprof_backend_reset(void)
-{
-  struct shard *s;
-  unsigned long i;
-  pthread_mutex_lock(&shard_mutex);
-  for (s = shards; s; s = s->next)
-    for (i = 0; i < s->u->ncounters; i++)
-      __atomic_store_n(&s->c[i], 0, __ATOMIC_RELAXED);
-  pthread_mutex_unlock(&shard_mutex);
-}
-
-/* In a forked child only the forking thread lives on: the other threads' shards are dropped
-   (their counts are the parent's); the caller then zeroes the rest. */
-static void drop_foreign_shards(void)
-{
-  struct shard **p = &shards, *s;
-  while ((s = *p)) {
-    if (pthread_equal(s->owner, pthread_self())) {
-      p = &s->next;
-      continue;
-    }
-    *p = s->next;
-    free(s->c);
-    free(s);
-  }
-}
 
 /* Copies a C string with malloc (strdup is not C99). */
 static char *dup_str(const char *s)
@@ -600,22 +451,6 @@ static int is_device(const char *path)
   return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-/* Writes all of buf to the fd *(int *)ctx, retrying after signals; async-signal-safe. */
-int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len)
-{
-  const char *p = buf;
-  while (len) {
-    ssize_t n = write(*(int *)ctx, p, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return -1;
-    p += n;
-    len -= (unsigned long)n;
-  }
-  return 0;
-}
-
 static int write_stream(const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
   int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -702,72 +537,11 @@ static int write_profile(const char *path)
   return rc;
 }
 
-/* Opens the trace log named by $PATHPROF_TRACE, once; unset means no tracing. */
-static void open_trace(void)
-{
-  const char *name = getenv("PATHPROF_TRACE");
-  if (!name || !*name)
-    return;
-  trace_fp = fopen(name, "a");
-  if (!trace_fp) {
-    fprintf(stderr, "pathprof: %s: cannot open trace: %s\n", name, strerror(errno));
-    return;
-  }
-  trace_name = name;
-  setvbuf(trace_fp, 0, _IOFBF, 1 << 16);
-  __pathprof_backend_init(); /* make sure the exit handler flushes it */
-}
-
-/* Flushes the trace log (it stays open: code running after our exit handler may still trace). */
-static void flush_trace(void)
-{
-  if (trace_fp && (fflush(trace_fp) != 0 || ferror(trace_fp))) {
-    fprintf(stderr, "pathprof: %s: cannot write trace: %s\n", trace_name, strerror(errno));
-    clearerr(trace_fp);
-  }
-}
-
-/* The trace log, opened on first use, or 0 when not tracing. */
-static FILE *trace_log(void)
-{
-  pthread_once(&trace_once, open_trace);
-  return trace_fp;
-}
-
-/* One trace line with every signal held off: an instrumented signal handler that traces while
-   this thread is inside stdio would deadlock on the FILE lock or interleave half lines. */
-static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
-{
-  FILE *f = trace_log();
-  sigset_t all, old;
-  if (!f)
-    return;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  if (block >= 0)
-    fprintf(f, "%c %016llx %lu %ld\n", kind, u ? u->checksum : 0ULL, fn, block);
-  else
-    fprintf(f, "%c %016llx %lu\n", kind, u ? u->checksum : 0ULL, fn);
-  pthread_sigmask(SIG_SETMASK, &old, 0);
-}
-
-/* Logs that control entered block `block` of function fn (doc/formats.md section 3). */
-void __pathprof_trace_block(struct __pathprof_unit *u, unsigned long fn, unsigned long block)
-{
-  trace_line('B', u, fn, (long)block);
-}
-
-/* Logs that the current activation of function fn is returning. */
-void __pathprof_trace_leave(struct __pathprof_unit *u, unsigned long fn)
-{
-  trace_line('X', u, fn, -1);
-}
-
 /* At exit: flush the trace, then merge the counts into the profile file. */
 static void at_exit(void)
 {
   char *path;
-  flush_trace();
+  __pathprof_trace_flush();
   if (!__pathprof_first())
     return;
   path = profile_path();
@@ -787,15 +561,14 @@ static void at_exit(void)
 static void before_fork(void)
 {
   pthread_mutex_lock(&write_mutex);
-  pthread_mutex_lock(&shard_mutex);
-  if (trace_fp)
-    fflush(trace_fp);
+  __pathprof_shards_prefork();
+  __pathprof_trace_prefork();
 }
 
 /* After fork, in the parent: let writes go on. */
 static void after_fork_parent(void)
 {
-  pthread_mutex_unlock(&shard_mutex);
+  __pathprof_shards_postfork(0);
   pthread_mutex_unlock(&write_mutex);
 }
 
@@ -804,8 +577,7 @@ static void after_fork_parent(void)
 static void after_fork_child(void)
 {
   char *path;
-  drop_foreign_shards();
-  pthread_mutex_unlock(&shard_mutex);
+  __pathprof_shards_postfork(1);
   pthread_mutex_unlock(&write_mutex);
   path = profile_path();
   if (path && __pathprof_continuous()) /* "%p": the child's own file, from zero */

@@ -1,4 +1,6 @@
-/* posix.h: what the pieces of the POSIX back end (posix.c, exec.c, crash.c) share. */
+/* posix.h: what the pieces of the POSIX back end share. posix.c (the exit write) uses the others;
+   crash.c uses shards.c and continuous.c; none of them calls back into posix.c but for the
+   pattern expansion in __pathprof_env_path and __pathprof_replace (osp_posix.c). */
 #ifndef PATHPROF_POSIX_H
 #define PATHPROF_POSIX_H
 #include <stddef.h>
@@ -22,16 +24,23 @@ void __pathprof_cont_fork(const char *path);
 /* The continuous profile's path ("" when off). */
 const char *__pathprof_cont_path(void);
 
-/* A pathprof_write_fn writing to the fd *(int *)ctx with write(2) only (async-signal-safe). */
-int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len);
-
-/* Folds the per-thread shards into the units without taking the shard lock (the crash path:
-   the process is going down, a thread holding the lock will not let go). */
+/* shards.c: folds the per-thread shards into the units without taking the shard lock (the
+   crash path: the process is going down, a thread holding the lock will not let go); the fork
+   handlers' halves (postfork: child is 1 in the child). */
 void __pathprof_crash_sync(void);
+void __pathprof_shards_prefork(void);
+void __pathprof_shards_postfork(int child);
+
+/* trace.c: flushes the trace log at exit (reporting a failed write) and before fork. */
+void __pathprof_trace_flush(void);
+void __pathprof_trace_prefork(void);
 
 /* crash.c: installs the fatal-signal handlers (at the first registration) for the profile
    path; __pathprof_crash_names prepares the names again (after fork). */
 void __pathprof_crash_init(const char *path);
 void __pathprof_crash_names(const char *path);
+/* crash.c: a pathprof_write_fn writing to the fd *(int *)ctx with write(2) only
+   (async-signal-safe). */
+int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len);
 
 #endif

@@ -1,0 +1,70 @@
+/* profile_int.h: what the profile model's three files (merge.c, read.c, write.c) share: the format's
+   constants and the helpers of the canonical form. Internal to rt/profile/. */
+#ifndef PATHPROF_PROFILE_INT_H
+#define PATHPROF_PROFILE_INT_H
+#include "profile.h"
+
+#define UNIT_TAG 0x54494E55UL /* "UNIT" */
+#define KSLB_TAG 0x424C534BUL /* "KSLB" */
+#define KSLB_FIXED 40
+#define KMAX 64
+#define END_TAG 0x00444E45UL  /* "END\0" */
+#define OSPH_TAG 0x4850534FUL /* "OSPH" */
+#define OSPH_FIXED 80         /* tag to resamples */
+#define FNV_BASIS 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+#define HEADER_LEN 16
+#define UNIT_FIXED 40
+#define TRAILER_LEN 16
+#define CHUNK 256
+#define MAX_COUNT 0xffffffffffffffffULL
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+/* A growing list of forests. */
+struct forests {
+  struct pp_forest *v;
+  size_t n, cap;
+};
+
+/* Formats an error message into err (if there is room for one); returns -1. */
+int ppf_fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* malloc for n elements of size sz, failing cleanly on overflow; never returns 0 for n == 0. */
+void *ppf_alloc_array(unsigned long long n, size_t sz);
+/* Sorts the siblings of f's valid preorder by label. Returns 0, 1 when two siblings share a
+   label (*dup gets the node's index), or -1 when out of memory. */
+int ppf_canon_forest(struct pp_forest *f, size_t *dup);
+/* Makes a unit's hash canonical in place: sorted, each (fn, id) once, no zero counts. */
+void ppf_canon_hash(struct pp_unitrec *u);
+/* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
+int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
+                    char *err, size_t errlen);
+/* Index of the unit with this checksum in canonical p, or where it would be inserted. */
+size_t ppf_find_unit(const struct pp_profile *p, unsigned long long checksum, int *found);
+/* Turns n owned records with canonical hashes into canonical *out: sorts them by checksum and
+   adds up records with equal checksums (O(n log n)). Consumes recs, also on error. */
+int ppf_fold(struct pp_unitrec *recs, size_t n, struct pp_profile *out, char *err,
+                size_t errlen);
+/* Sorts n owned canonical forests and joins those of one function; consumes v, also on error. */
+int ppf_fold_forests(struct pp_forest *v, size_t n, struct pp_profile *out, char *err,
+                        size_t errlen);
+/* Frees n owned forests and their array. */
+void ppf_free_forests(struct pp_forest *v, size_t n);
+/* Frees an OSPH record. */
+void ppf_free_osph(struct pp_osph *o);
+/* Frees what one unit record owns. */
+void ppf_free_unit(struct pp_unitrec *u);
+/* Frees n owned records and their array. */
+void ppf_free_units(struct pp_unitrec *recs, size_t n);
+/* Appends an owned forest (consumed, also on error); 0 or -1 (no memory). */
+int ppf_push_forest(struct forests *l, struct pp_forest *f);
+/* Room for one more element of size sz in the array *v of *cap (n in use), doubling it;
+   0 or -1 (no memory, *v unchanged). */
+int ppf_reserve(void **v, size_t *cap, size_t n, size_t sz);
+
+#endif
