@@ -1,5 +1,5 @@
 /* libFuzzer harness for the log importer (translator/importlog.c): any log is imported or not. */
-#include "pathprof/hostcmd.h"
+#include "pathprof/commands.h"
 #include "profile/profile.h"
 #include <stdint.h>
 #include <stdio.h>

@@ -147,3 +147,9 @@ bool pp_ends_with(const char *s, const char *suf) {
   size_t n = strlen(s), m = strlen(suf);
   return n >= m && !strcmp(s + n - m, suf);
 }
+
+const char *pp_profile_name(const char *arg) {
+  if (arg) return arg;
+  const char *e = getenv("PATHPROF_FILE");
+  return e && *e && !strchr(e, '%') ? e : "pathprof.out";
+}

@@ -13,6 +13,9 @@ char *pp_xstrdup(const char *s);
 char *pp_xasprintf(const char *fmt, ...);
 /* Whether s ends with suf. */
 bool pp_ends_with(const char *s, const char *suf);
+/* The profile a pathprof command reads or writes: arg, else $PATHPROF_FILE (unless it is a
+   pattern, which only the runtime expands), else "pathprof.out". */
+const char *pp_profile_name(const char *arg);
 
 /* A growable array of T: `VEC(int) v = {0}; VEC_PUSH(v, 3);` */
 #define VEC(T) struct { T *v; size_t n, cap; }

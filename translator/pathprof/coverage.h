@@ -2,7 +2,7 @@
    per function, and line counts per source file that follow gcov's (GCC 12) rules. */
 #ifndef PP_COVERAGE_H
 #define PP_COVERAGE_H
-#include "report.h"
+#include "model/load.h"
 
 /* One function of the program (a PPFuncView) with its derived counts. */
 typedef struct {
@@ -76,8 +76,6 @@ void pp_coverage_free(PPCoverage *c);
 /* The index of the file with this name (as the tables give it, or its path), or -1. */
 int pp_coverage_file_of(const PPCoverage *c, const char *name);
 
-int pp_cmd_coverage(int argc, char **argv);
-int pp_cmd_merge(int argc, char **argv);
-int pp_cmd_diff(int argc, char **argv);
-int pp_cmd_residual(int argc, char **argv);
+/* The name a report gives file f: the file found on disk, else the tables' name. */
+const char *pp_coverage_file_name(const PPCovFile *f);
 #endif

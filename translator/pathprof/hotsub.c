@@ -1,5 +1,6 @@
 /* OSP snapshot + tables -> the hottest subpaths with estimated counts and Chernoff error bounds, decoded to source lines (pathprof hot-subpaths). */
-#include "report.h"
+#include "commands.h"
+#include "model/load.h"
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>

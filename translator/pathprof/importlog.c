@@ -2,7 +2,7 @@
    and from binary profiles, and writes their sum as one profile. Every frame (one unit record of
    one dump) is checked on its own: a damaged line costs only the frame it belongs to, and every
    damaged line and frame is named by its line number in the log. */
-#include "hostcmd.h"
+#include "commands.h"
 #include "profile/profile.h"
 #include "model/util.h"
 #include <errno.h>
@@ -482,10 +482,7 @@ int pp_cmd_import(int argc, char **argv) {
     else VEC_PUSH(inputs, argv[i]);
   }
   if (!inputs.n) return usage();
-  if (!out) {
-    const char *e = getenv("PATHPROF_FILE");
-    out = e && *e && !strchr(e, '%') ? e : "pathprof.out";
-  }
+  out = pp_profile_name(out);
   for (size_t i = 0; i < inputs.n; i++) import_file(&im, inputs.v[i]);
   int rc = 0;
   if (!im.frames && !im.profiles) {

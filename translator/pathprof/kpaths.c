@@ -1,7 +1,7 @@
 /* pathprof kpaths: the hottest k-iteration paths of kpath builds, decoded to source lines. */
-#include "kpaths.h"
+#include "commands.h"
 #include "model/kipf.h"
-#include "report.h"
+#include "model/load.h"
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -65,10 +65,7 @@ static int parse_opts(int argc, char **argv, Opts *o) {
     } else if (a[0] == '-') { fprintf(stderr, "pathprof kpaths: unknown option %s\n", a); return 2; }
     else o->file = a;
   }
-  if (!o->file) {
-    const char *e = getenv("PATHPROF_FILE");
-    o->file = e && *e && !strchr(e, '%') ? e : "pathprof.out";
-  }
+  o->file = pp_profile_name(o->file);
   return 0;
 }
 

@@ -1,8 +1,5 @@
 /* pathprof: the command-line reporter; each command lives in report.c. */
-#include "report.h"
-#include "kpaths.h"
-#include "coverage.h"
-#include "hostcmd.h"
+#include "commands.h"
 #include <stdio.h>
 #include <string.h>
 

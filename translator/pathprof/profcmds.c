@@ -1,4 +1,5 @@
 /* pathprof merge, diff and residual: profiles against each other. */
+#include "commands.h"
 #include "coverage.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -162,12 +163,6 @@ static const char *fn_name(const char *key) {
   return t ? t + 1 : key;
 }
 
-static const char *profile_arg(const char *arg) {
-  if (arg) return arg;
-  const char *e = getenv("PATHPROF_FILE");
-  return e && *e && !strchr(e, '%') ? e : "pathprof.out";
-}
-
 /* ---- diff ---- */
 
 typedef struct { const KPath *a, *b; int64_t d; } Delta;
@@ -257,7 +252,7 @@ int pp_cmd_residual(int argc, char **argv) {
     else if (field) { fprintf(stderr, "usage: pathprof residual [--baseline TESTS]... FIELD\n"); VEC_FREE(base); return 2; }
     else field = argv[i];
   }
-  field = profile_arg(field);
+  field = pp_profile_name(field);
   KPaths seen = {0}, run = {0};
   int rc = 0;
   for (size_t i = 0; i < base.n && !rc; i++) {

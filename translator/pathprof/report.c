@@ -1,5 +1,6 @@
 /* pathprof report and dump: hot paths decoded to source lines, and a profile's raw content. */
-#include "report.h"
+#include "commands.h"
+#include "model/load.h"
 #include "model/number.h"
 #include "model/kipf.h"
 #include <errno.h>
@@ -43,12 +44,6 @@ static void print_function(const PPFuncView *v, size_t top) {
     free(lines);
   }
   if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
-}
-
-static const char *profile_name(const char *arg) {
-  if (arg) return arg;
-  const char *e = getenv("PATHPROF_FILE");
-  return e && *e && !strchr(e, '%') ? e : "pathprof.out";
 }
 
 static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size_t top) {
@@ -96,7 +91,7 @@ int pp_cmd_report(int argc, char **argv) {
     else if (argv[i][0] == '-') { fprintf(stderr, "pathprof report: unknown option %s\n", argv[i]); return 2; }
     else file = argv[i];
   }
-  file = profile_name(file);
+  file = pp_profile_name(file);
   PPLoaded l;
   if (pp_load(file, &l)) return 1;
   size_t nv;
@@ -258,7 +253,7 @@ int pp_cmd_dump(int argc, char **argv) {
     else if (argv[i][0] == '-') { fprintf(stderr, "pathprof dump: unknown option %s\n", argv[i]); return 2; }
     else file = argv[i];
   }
-  file = profile_name(file);
+  file = pp_profile_name(file);
   if (pp_ends_with(file, ".json")) {
     PPTables t;
     char *err;

@@ -2,7 +2,7 @@
    per function and unit, and the code the probes add per function and unit (the instrumented
    object's function sizes against those of a plain build of the same sources). Reads ELF
    objects and executables of any ELF target (32/64-bit, either byte order). */
-#include "hostcmd.h"
+#include "commands.h"
 #include "model/tables.h"
 #include "model/util.h"
 #include <errno.h>

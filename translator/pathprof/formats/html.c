@@ -1,7 +1,7 @@
 /* pathprof coverage --format html: a self-contained HTML report directory (inline CSS and JS, no
    network): an index of files and functions, annotated source per file, and per function its
    hot paths (choosing one highlights its lines and CFG edges) and a CFG picture. */
-#include "html.h"
+#include "formats.h"
 #include "model/kipf.h"
 #include "model/number.h"
 #include <errno.h>
@@ -49,7 +49,6 @@ static const char *base(const char *p) {
   return s ? s + 1 : p;
 }
 
-static const char *fname(const PPCovFile *f) { return f->path ? f->path : f->name; }
 
 static void head(FILE *o, const char *title, bool js) {
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", o);
@@ -99,7 +98,7 @@ static void index_page(FILE *o, const PPCoverage *c, const char *profile) {
     pp_coverage_sum_file(c, &c->files.v[i], &s);
     pp_coverage_sum_add(&all, &s);
     fprintf(o, "<tr class=\"file\"><td class=\"name\"><a href=\"s%zu.html\">", i);
-    pp_fputs_xml(o, fname(&c->files.v[i]));
+    pp_fputs_xml(o, pp_coverage_file_name(&c->files.v[i]));
     fputs("</a></td>", o);
     sum_cells(o, &s);
     fputs("</tr>\n", o);
@@ -114,7 +113,7 @@ static void index_page(FILE *o, const PPCoverage *c, const char *profile) {
       const PPCovFunc *fn = &c->funcs.v[fi];
       fprintf(o, "<tr class=\"function\"><td class=\"name\"><a href=\"f%d.html\">", fi);
       pp_fputs_xml(o, fn->f->name);
-      fprintf(o, "</a></td><td class=\"name\">%s:%u</td><td>%" PRIu64 "</td>", base(fname(&c->files.v[i])), fn->f->line, fn->calls);
+      fprintf(o, "</a></td><td class=\"name\">%s:%u</td><td>%" PRIu64 "</td>", base(pp_coverage_file_name(&c->files.v[i])), fn->f->line, fn->calls);
       func_cells(o, fn);
       fputs("</tr>\n", o);
     }
@@ -149,9 +148,9 @@ static void file_page(FILE *o, const PPCoverage *c, size_t i) {
   const PPCovFile *f = &c->files.v[i];
   PPCovSum s = {0};
   pp_coverage_sum_file(c, f, &s);
-  head(o, base(fname(f)), false);
+  head(o, base(pp_coverage_file_name(f)), false);
   fputs("<p><a href=\"index.html\">index</a></p>\n<h1>", o);
-  pp_fputs_xml(o, fname(f));
+  pp_fputs_xml(o, pp_coverage_file_name(f));
   fputs("</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th></tr><tr>", o);
   sum_cells(o, &s);
   fputs("</tr></table>\n", o);
@@ -402,10 +401,10 @@ static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) 
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };
   head(o, p.fn->f->name, true);
   fprintf(o, "<p><a href=\"index.html\">index</a> &middot; <a href=\"s%d.html#fn%d\">", p.fn->file, i);
-  pp_fputs_xml(o, base(fname(p.file)));
+  pp_fputs_xml(o, base(pp_coverage_file_name(p.file)));
   fputs("</a></p>\n<h1>", o);
   pp_fputs_xml(o, p.fn->f->name);
-  fprintf(o, " <small>(%s:%u-%u)</small></h1>\n", base(fname(p.file)), p.fn->f->line, p.fn->f->end_line);
+  fprintf(o, " <small>(%s:%u-%u)</small></h1>\n", base(pp_coverage_file_name(p.file)), p.fn->f->line, p.fn->f->end_line);
   for (size_t k = 0; k < sizeof fn_sections / sizeof *fn_sections; k++) fn_sections[k](o, &p);
   fputs("</body></html>\n", o);
 }

@@ -1,0 +1,24 @@
+/* pathprof coverage --format gcov: the sources annotated with line counts, as gcov writes them. */
+#include "formats.h"
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+void pp_format_gcov(FILE *o, const PPCoverage *c, const char *profile) {
+  for (size_t i = 0; i < c->files.n; i++) {
+    const PPCovFile *f = &c->files.v[i];
+    fprintf(o, "%9s:%5u:Source:%s\n", "-", 0u, f->name);
+    fprintf(o, "%9s:%5u:Data:%s\n", "-", 0u, profile);
+    unsigned n = f->src ? f->nsrc : f->nlines;
+    for (unsigned ln = 1; ln <= n; ln++) {
+      const PPCovLine *l = ln <= f->nlines ? &f->lines[ln] : NULL;
+      char cnt[32];
+      if (!l || !l->exists) strcpy(cnt, "-");
+      else if (!l->count) strcpy(cnt, "#####");
+      else snprintf(cnt, sizeof cnt, "%" PRIu64 "%s", l->count, l->unexecuted_block ? "*" : "");
+      const char *text = f->src && ln <= f->nsrc ? f->src[ln] : "";
+      if (!f->src && (!l || !l->exists)) continue;
+      fprintf(o, "%9s:%5u:%s\n", cnt, ln, text);
+    }
+  }
+}

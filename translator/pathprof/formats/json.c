@@ -1,0 +1,97 @@
+/* pathprof coverage --format json: the whole coverage model as JSON (doc/coverage-json.md). */
+#include "formats.h"
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <time.h>
+
+static json_t *jcount(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
+
+static json_t *jratio(uint64_t hit, uint64_t total) {
+  return json_pack("{s:o, s:o}", "total", jcount(total), "covered", jcount(hit));
+}
+
+static json_t *jsum(const PPCovSum *s) {
+  return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:s, s:o}}", "lines", jratio(s->lines_hit, s->lines),
+                   "functions", jratio(s->funcs_hit, s->funcs), "blocks", jratio(s->blocks_hit, s->blocks),
+                   "edges", jratio(s->edges_hit, s->edges), "branches", jratio(s->br_hit, s->br),
+                   "paths", "total", "", "covered", jcount(s->paths_hit));
+}
+
+static void set_paths_total(json_t *sum, uint64_t total) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%" PRIu64, total);
+  json_object_set_new(json_object_get(sum, "paths"), "total", json_string(buf));
+}
+
+static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
+  const PPGraph *g = &fn->f->g;
+  char paths[32];
+  snprintf(paths, sizeof paths, "%" PRIu64, g->npaths);
+  json_t *blocks = json_array(), *edges = json_array();
+  for (size_t b = 0; b < g->blocks.n; b++) json_array_append_new(blocks, jcount(fn->blocks[b]));
+  for (size_t e = 0; e < g->edges.n; e++) {
+    const PPEdge *x = &g->edges.v[e];
+    json_array_append_new(edges, json_pack("{s:i, s:i, s:s, s:o}", "src", x->src, "dst", x->dst, "kind",
+                                           pp_edge_kind_name(x->kind), "count", jcount(fn->edges[e])));
+  }
+  (void)c;
+  json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:o, s:o, s:o}",
+                   "name", fn->f->name, "line", (int)fn->f->line, "end_line", (int)fn->f->end_line,
+                   "name_line", (int)fn->name_line, "calls", jcount(fn->calls), "copies", fn->view->copies,
+                   "ambiguous", fn->ambiguous,
+                   "lines", jratio(fn->lines_hit, fn->lines_total), "blocks", jratio(fn->blocks_hit, fn->blocks_total),
+                   "edges", jratio(fn->edges_hit, fn->edges_total),
+                   "branches", jratio(fn->branches_hit, fn->branches_total),
+                   "paths", "total", paths, "covered", jcount(fn->paths_executed), "executions", jcount(fn->path_runs),
+                   "overflow", jcount(fn->view->overflow), "tables", json_string(fn->view->u->tables_path),
+                   "block_counts", blocks, "edge_counts", edges);
+  json_object_set_new(o, "mode", json_string(fn->view->edges ? "edge" : "path"));
+  if (fn->view->edges) {  /* edge mode: paths were not counted */
+    json_object_set_new(json_object_get(o, "paths"), "covered", json_null());
+    json_object_set_new(json_object_get(o, "paths"), "executions", json_null());
+    json_object_set_new(o, "unbalanced", json_boolean(fn->view->unbalanced));
+  }
+  return o;
+}
+
+void pp_format_json(FILE *o, const PPCoverage *c, const char *profile) {
+  json_t *files = json_array();
+  PPCovSum all = {0};
+  for (size_t i = 0; i < c->files.n; i++) {
+    const PPCovFile *f = &c->files.v[i];
+    PPCovSum s = {0};
+    pp_coverage_sum_file(c, f, &s);
+    pp_coverage_sum_add(&all, &s);
+    json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
+    for (unsigned ln = 1; ln <= f->nlines; ln++)
+      if (f->lines[ln].exists)
+        json_array_append_new(lines, json_pack("{s:i, s:o, s:b}", "line", (int)ln, "count", jcount(f->lines[ln].count),
+                                               "unexecuted_block", f->lines[ln].unexecuted_block));
+    for (size_t k = 0; k < f->funcs.n; k++) json_array_append_new(funcs, jfunc(c, &c->funcs.v[f->funcs.v[k]]));
+    for (size_t k = 0; k < f->branches.n;) {
+      const PPCovBranch *b = &f->branches.v[k];
+      json_t *outs = json_array();
+      size_t j = k;
+      for (; j < f->branches.n && f->branches.v[j].func == b->func && f->branches.v[j].block == b->block; j++)
+        json_array_append_new(outs, jcount(f->branches.v[j].count));
+      json_array_append_new(brs, json_pack("{s:i, s:s, s:i, s:b, s:o}", "line", (int)b->line, "function",
+                                           c->funcs.v[b->func].f->name, "block", b->block, "reached", b->reached,
+                                           "outcomes", outs));
+      k = j;
+    }
+    json_t *sum = jsum(&s);
+    set_paths_total(sum, s.paths);
+    json_array_append_new(files, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path",
+                                           f->path ? json_string(f->path) : json_null(), "summary", sum,
+                                           "lines", lines, "functions", funcs, "branches", brs));
+  }
+  json_t *sum = jsum(&all);
+  set_paths_total(sum, all.paths);
+  json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o}", "format", "pathprof-coverage", "version", 1, "profile",
+                           profile, "line_model", "gcov-12", "summary", sum, "files", files);
+  json_dumpf(root, o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+  fputc('\n', o);
+  json_decref(root);
+}

@@ -1,0 +1,50 @@
+/* pathprof coverage --format text: a summary per file and function. */
+#include "formats.h"
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+static void pct(FILE *o, uint64_t hit, uint64_t total) {
+  if (total) fprintf(o, "%7" PRIu64 "/%-7" PRIu64 " %5.1f%%", hit, total, 100.0 * (double)hit / (double)total);
+  else fprintf(o, "%15s %6s", "-", "");
+}
+
+void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
+  PPCovSum all = {0};
+  fprintf(o, "pathprof coverage: %s: %zu files, %zu functions\n", profile, c->files.n, c->funcs.n);
+  fprintf(o, "%-32s %-22s %-22s %-22s %-22s %s\n", "", "lines", "functions", "blocks", "branches", "paths");
+  for (size_t i = 0; i < c->files.n; i++) {
+    const PPCovFile *f = &c->files.v[i];
+    PPCovSum s = {0};
+    pp_coverage_sum_file(c, f, &s);
+    pp_coverage_sum_add(&all, &s);
+    fprintf(o, "\n%-32s ", pp_coverage_file_name(f));
+    pct(o, s.lines_hit, s.lines); fputc(' ', o);
+    pct(o, s.funcs_hit, s.funcs); fputc(' ', o);
+    pct(o, s.blocks_hit, s.blocks); fputc(' ', o);
+    pct(o, s.br_hit, s.br); fputc(' ', o);
+    pct(o, s.paths_hit, s.paths); fputc('\n', o);
+    for (size_t k = 0; k < f->funcs.n; k++) {
+      const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
+      char *name = pp_xasprintf("  %s:%u", fn->f->name, fn->f->line);
+      fprintf(o, "%-32s ", name);
+      free(name);
+      pct(o, fn->lines_hit, fn->lines_total); fputc(' ', o);
+      fprintf(o, "%14" PRIu64 " calls  ", fn->calls);
+      pct(o, fn->blocks_hit, fn->blocks_total); fputc(' ', o);
+      pct(o, fn->branches_hit, fn->branches_total); fputc(' ', o);
+      if (fn->view->edges) fprintf(o, "%15s %6s", "edge mode", "");
+      else pct(o, fn->paths_executed, fn->f->g.npaths);
+      if (fn->view->unbalanced) fputs("  (edge counters unbalanced: an activation did not return)", o);
+      if (fn->ambiguous) fputs("  (back-edge counts ambiguous)", o);
+      if (fn->view->overflow) fprintf(o, "  (%" PRIu64 " out-of-range path ends)", fn->view->overflow);
+      fputc('\n', o);
+    }
+  }
+  fprintf(o, "\n%-32s ", "total");
+  pct(o, all.lines_hit, all.lines); fputc(' ', o);
+  pct(o, all.funcs_hit, all.funcs); fputc(' ', o);
+  pct(o, all.blocks_hit, all.blocks); fputc(' ', o);
+  pct(o, all.br_hit, all.br); fputc(' ', o);
+  pct(o, all.paths_hit, all.paths); fputc('\n', o);
+}

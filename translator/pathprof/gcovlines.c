@@ -1,0 +1,694 @@
+/* gcovlines.c: line counts by gcov's (GCC 12) rules, from the exact block and arc counts.
+
+   Lines. gcov (GCC 12) gives each basic block the lines of its statements in order, once each,
+   and attaches the block to its last line. A line with blocks attached counts the arcs entering
+   those blocks from other blocks, plus the executions of the cycles running entirely inside
+   them (loops on one line); a line with none counts the executions of the blocks mentioning it.
+   The same is done here on the function's CFG with exact arc counts, after shaping the blocks the
+   way GCC -O0 shapes them: the function's name line opens the first block, blocks without code
+   are merged into their neighbours, an edge from a condition to a user label gets a block of its
+   own holding the label's line (GCC splits edges whose goto location differs), and the closing
+   brace is the implicit return of a function that falls off its end when it has no return
+   statement or returns a value. Statement lines come from the blocks' line ranges and the
+   source text: a range's first line and every later line that starts a statement, except
+   declarations that execute nothing. */
+#include "covint.h"
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- blocks as GCC shapes them ---- */
+
+
+static bool is_case_label(const char *l) { return l && (!strncmp(l, "case", 4) || !strcmp(l, "default")); }
+
+/* The line of the function's name: as the tables record it, else found at or after its first line
+   (the return type may come first). */
+unsigned cov_name_line(const PPCovFile *src, const PPTabFunc *f) {
+  if (f->name_line >= f->line && f->name_line <= f->end_line) return f->name_line;  /* recorded by pathcc */
+  size_t n = strlen(f->name);
+  for (unsigned ln = f->line; src->src && ln <= f->end_line && ln <= src->nsrc && ln < f->line + 20; ln++) {
+    char *t = cov_code_of(src, ln);
+    for (char *p = t; p && (p = strstr(p, f->name)); p += n) {
+      bool before = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+      char *q = p + n;
+      while (isspace((unsigned char)*q)) q++;
+      if (before && (*q == '(' || (!*q && !(isalnum((unsigned char)p[n]) || p[n] == '_')))) { free(t); return ln; }
+    }
+    free(t);
+  }
+  return f->line;
+}
+
+/* Does the function return a value (GCC then adds a return at '}' when it can fall off)? */
+static bool returns_value(const PPCovFile *src, const PPTabFunc *f, unsigned nl) {
+  PPStr s = {0};
+  for (unsigned ln = f->line; src->src && ln <= nl && ln <= src->nsrc; ln++) {
+    char *t = cov_code_of(src, ln);
+    char *cut = ln == nl ? strstr(t, f->name) : NULL;
+    if (cut) *cut = 0;
+    pp_str_add(&s, t);
+    pp_str_add(&s, " ");
+    free(t);
+  }
+  bool value = true;
+  if (s.s) {
+    char *v = strstr(s.s, "void");
+    if (v && (v == s.s || !(isalnum((unsigned char)v[-1]) || v[-1] == '_')) && !(isalnum((unsigned char)v[4]) || v[4] == '_') &&
+        !strchr(v, '*'))
+      value = false;
+  }
+  free(s.s);
+  return value;
+}
+
+/* The code lines of a block's line ranges. */
+static void block_lines(PPCoverage *cov, const PPCovFunc *c, const PPBlock *b, LRefs *out) {
+  for (size_t i = 0; i < b->lines.n; i++) {
+    const PPLines *r = &b->lines.v[i];
+    int fi = cov_file_index(cov, c->t->files.v[r->file], c->view->u->tables_path);
+    const PPCovFile *f = &cov->files.v[fi];
+    for (unsigned ln = r->first; ln <= r->last; ln++) {
+      if (!f->src) { cov_push_line(out, fi, ln); continue; }
+      if (ln != r->first && !cov_starts_statement(f, r->first, ln)) {
+        if (cov_has_call(f, ln)) cov_push_line(out, fi, ln);  /* GCC places a call on its own line */
+        continue;
+      }
+      if (cov_line_has_code(f, ln)) cov_push_line(out, fi, ln);
+    }
+  }
+}
+
+/* Is the statement ending block b a return? (Its last code line starts with "return".) */
+static bool ends_in_return(PPCoverage *cov, const PPCovFunc *c, const PPBlock *b) {
+  if (!b->lines.n) return false;
+  const PPLines *r = &b->lines.v[b->lines.n - 1];
+  int fi = cov_file_index(cov, c->t->files.v[r->file], c->view->u->tables_path);
+  for (unsigned ln = r->last; ln >= r->first && ln > 0; ln--) {
+    char *t = cov_code_of(&cov->files.v[fi], ln);
+    if (!t) return true;
+    char *p = strstr(t, "return");
+    bool yes = p && (p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) && !(isalnum((unsigned char)p[6]) || p[6] == '_');
+    bool empty = cov_blank(t);
+    free(t);
+    if (yes) return true;
+    if (!empty && ln == r->first) break;
+  }
+  return false;
+}
+
+/* Does the block's last code line call a function that never returns (the ones pathcc knows)? */
+static bool ends_in_noreturn(PPCoverage *cov, const PPCovFunc *c, const PPBlock *b) {
+  static const char *const names[] = { "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp", "siglongjmp",
+    "_longjmp", "__builtin_longjmp", "__builtin_unreachable", "__builtin_trap", "__builtin_abort", "__builtin_exit",
+    "__assert_fail", "pthread_exit", "thrd_exit", 0 };
+  if (!b->lines.n) return false;
+  const PPLines *r = &b->lines.v[b->lines.n - 1];
+  int fi = cov_file_index(cov, c->t->files.v[r->file], c->view->u->tables_path);
+  unsigned ln = r->last;
+  char *t = cov_code_of(&cov->files.v[fi], ln);
+  while (t && cov_blank(t) && ln > r->first) { free(t); t = cov_code_of(&cov->files.v[fi], --ln); }
+  bool yes = false;
+  for (int i = 0; t && names[i] && !yes; i++) {
+    size_t n = strlen(names[i]);
+    for (char *p = t; (p = strstr(p, names[i])) && !yes; p += n) {
+      char *q = p + n;
+      while (isspace((unsigned char)*q)) q++;
+      yes = (p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) && *q == '(';
+    }
+  }
+  free(t);
+  return yes;
+}
+
+/* Does an exit edge from block b end a return statement or a call that never returns? A return
+   whose value holds decisions (--decisions=conditions) leaves from a block without lines inside
+   its expression: the statement is in the nearest blocks with lines before it. */
+static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, int b) {
+  const PPGraph *g = &c->f->g;
+  size_t nb = g->blocks.n;
+  char *seen = pp_xcalloc(nb, 1);
+  int *stack = pp_xmalloc(sizeof(int) * nb), top = 0;
+  bool yes = false;
+  stack[top++] = b;
+  seen[b] = 1;
+  while (top && !yes) {
+    int x = stack[--top];
+    const PPBlock *bl = &g->blocks.v[x];
+    if (bl->lines.n) { yes = ends_in_return(cov, c, bl) || ends_in_noreturn(cov, c, bl); continue; }
+    for (size_t i = 0; i < g->edges.n; i++) {
+      const PPEdge *e = &g->edges.v[i];
+      if (e->dst == x && cov_cfg_edge(e) && g->blocks.v[e->src].live && !seen[e->src]) { seen[e->src] = 1; stack[top++] = e->src; }
+    }
+  }
+  free(seen);
+  free(stack);
+  return yes;
+}
+
+static void add_arc(VGraph *v, int src, int dst, uint64_t count, bool from_cond) {
+  VArc a = { src, dst, count, from_cond, false };
+  VEC_PUSH(v->a, a);
+}
+
+static int out_arcs(const VGraph *v, int b, int *only) {
+  int n = 0;
+  for (size_t i = 0; i < v->a.n; i++)
+    if (v->a.v[i].src == b) { n++; *only = (int)i; }
+  return n;
+}
+
+static void drop_line(LRefs *l, size_t at) {
+  memmove(l->v + at, l->v + at + 1, sizeof *l->v * (l->n - at - 1));
+  l->n--;
+}
+
+/* Labels as GCC keeps them. Consecutive labels are one block, and of a run of labels only the
+   user's labels and the first one (the "main" label) keep their lines; a case label right after
+   an if, a loop or the start of a branch follows a label the compiler made, which is the main
+   label then, so the case label's line goes. */
+static bool do_body(const VGraph *v, int b) {
+  int o;
+  for (size_t i = 0; i < v->a.n; i++)
+    if (v->a.v[i].dst == b && v->a.v[i].back && v->a.v[i].src >= 0 && out_arcs(v, v->a.v[i].src, &o) >= 2) return true;
+  return false;
+}
+
+/* Does block p hold only labels whose run the next label joins? */
+static bool label_run(const VBlock *p) { return p->label && p->label_lines == p->lines.n && !p->last_user; }
+
+/* The arc into block b from a predecessor with no other way out, one that is a run of labels
+   when there is one ('default: name:' is one run even when a goto to name comes first); -1 if none. */
+static int run_pred(const VGraph *v, int b) {
+  int any = -1;
+  for (size_t i = 0; i < v->a.n; i++) {
+    int only, p = v->a.v[i].src;
+    if (v->a.v[i].dst != b || p < 0 || p == v->ventry || !v->b.v[p].alive || out_arcs(v, p, &only) != 1) continue;
+    if (label_run(&v->b.v[p])) return (int)i;
+    if (any < 0) any = (int)i;
+  }
+  return any;
+}
+
+static void label_runs(VGraph *v) {
+  for (size_t b = 0; b < v->b.n; b++) {
+    VBlock *x = &v->b.v[b];
+    if (!x->alive) continue;
+    if (!x->label) {  /* the top of a do-while is a label of the compiler's: it joins a run before it */
+      if (!do_body(v, (int)b)) continue;
+      for (size_t i = 0; i < v->a.n; i++) {
+        int only, p = v->a.v[i].src;
+        if (v->a.v[i].dst != (int)b || p < 0 || p == v->ventry || !v->b.v[p].alive || out_arcs(v, p, &only) != 1) continue;
+        VBlock *pb = &v->b.v[p];
+        if (!label_run(pb)) continue;
+        LRefs merged = {0};
+        for (size_t k = 0; k < pb->lines.n; k++) VEC_PUSH(merged, pb->lines.v[k]);
+        for (size_t k = 0; k < x->lines.n; k++) cov_push_line(&merged, x->lines.v[k].file, x->lines.v[k].line);
+        VEC_FREE(x->lines);
+        x->lines = merged;
+        for (size_t k = 0; k < v->a.n; k++)
+          if (v->a.v[k].dst == p) v->a.v[k].dst = (int)b;
+        v->a.v[i].src = v->a.v[i].dst = -1;
+        pb->alive = false;
+        VEC_FREE(pb->lines);
+        break;
+      }
+      continue;
+    }
+    int parc = run_pred(v, (int)b);
+    if (parc < 0) continue;
+    int pred = v->a.v[parc].src;
+    VBlock *p = &v->b.v[pred];
+    bool run = label_run(p);
+    if (!run && p->lines.n == 0 && pred != PP_ENTRY) {
+      if (x->label == 1 && x->label_lines) { drop_line(&x->lines, 0); x->label_lines = 0; }
+      continue;
+    }
+    if (!run) continue;
+    /* one block: the predecessor's label lines, then this label's line if it keeps it */
+    LRefs merged = {0};
+    bool keep_prev = !(x->label == 2 && !p->has_user);
+    if (keep_prev)
+      for (size_t i = 0; i < p->lines.n; i++) VEC_PUSH(merged, p->lines.v[i]);
+    size_t nl = keep_prev ? p->lines.n : 0;
+    for (size_t i = 0; i < x->lines.n; i++) {
+      if (i == 0 && x->label_lines && x->label == 1) continue;  /* not the main label */
+      if (i == 0 && x->label_lines) nl++;
+      bool dup = false;
+      for (size_t k = 0; k < merged.n; k++) dup |= merged.v[k].file == x->lines.v[i].file && merged.v[k].line == x->lines.v[i].line;
+      if (!dup) VEC_PUSH(merged, x->lines.v[i]);
+    }
+    VEC_FREE(x->lines);
+    x->lines = merged;
+    x->label_lines = nl;
+    x->has_user |= p->has_user;
+    x->last_user = x->label == 2;
+    for (size_t i = 0; i < v->a.n; i++)
+      if (v->a.v[i].dst == pred) v->a.v[i].dst = (int)b;
+    v->a.v[parc].src = v->a.v[parc].dst = -1;
+    p->alive = false;
+    VEC_FREE(p->lines);
+  }
+}
+
+/* Does the line's code begin with one of the keywords (after closing braces)? */
+static bool begins_with(const PPCovFile *f, unsigned ln, const char *const *kw) {
+  char *t = cov_code_of(f, ln);
+  if (!t) return false;
+  char *p = t;
+  while (isspace((unsigned char)*p) || *p == '}') p++;
+  bool yes = false;
+  for (int i = 0; kw[i] && !yes; i++) {
+    size_t n = strlen(kw[i]);
+    yes = !strncmp(p, kw[i], n) && !(isalnum((unsigned char)p[n]) || p[n] == '_');
+  }
+  free(t);
+  return yes;
+}
+
+/* GCC's first block starts with the body's first statement; when that is a label (a user
+   label, the top of a do-while or of a loop without a condition) the function's name line sits
+   in that block. A while or for with a condition starts with a jump to it instead. */
+void cov_name_line_home(PPCoverage *cov, VGraph *v) {
+  static const char *const loops[] = { "while", "for", 0 };
+  VBlock *e = &v->b.v[PP_ENTRY];
+  if (e->lines.n != 1) return;
+  int x = PP_ENTRY, only, guard = 0;
+  while (out_arcs(v, x, &only) == 1 && guard++ < 100000) {
+    x = v->a.v[only].dst;
+    if (v->b.v[x].lines.n || !v->b.v[x].alive) break;
+  }
+  if (x == PP_ENTRY || !v->b.v[x].alive || !v->b.v[x].lines.n) return;
+  int in = 0;
+  for (size_t i = 0; i < v->a.n; i++) in += v->a.v[i].dst == x && v->a.v[i].src >= 0;
+  LRef first = v->b.v[x].lines.v[0];
+  bool target = v->b.v[x].label == 2 || (in >= 2 && !begins_with(&cov->files.v[first.file], first.line, loops));
+  if (!target) return;
+  LRefs l = {0};
+  VEC_PUSH(l, e->lines.v[0]);
+  for (size_t i = 0; i < v->b.v[x].lines.n; i++)
+    if (v->b.v[x].lines.v[i].line != e->lines.v[0].line || v->b.v[x].lines.v[i].file != e->lines.v[0].file)
+      VEC_PUSH(l, v->b.v[x].lines.v[i]);
+  VEC_FREE(v->b.v[x].lines);
+  v->b.v[x].lines = l;
+  e->lines.n = 0;
+}
+
+/* A line holding nothing but labels (case X:, default:, name:)? */
+static bool only_labels(const PPCovFile *f, unsigned ln) {
+  char *t = cov_code_of(f, ln);
+  if (!t) return false;
+  char *p = t;
+  for (;;) {
+    while (isspace((unsigned char)*p) || *p == '{' || *p == '}') p++;
+    char *w = p;
+    while (isalnum((unsigned char)*p) || *p == '_') p++;
+    size_t n = (size_t)(p - w);
+    if (!n) break;
+    char *colon = NULL;
+    if (cov_word_is(w, n, "case")) {
+      for (char *q = p; *q; q++)
+        if (*q == ':' && q[1] != ':') { colon = q; break; }
+    } else {
+      char *q = p;
+      while (isspace((unsigned char)*q)) q++;
+      if (*q == ':' && q[1] != ':') colon = q;
+    }
+    if (!colon) { p = w; break; }
+    p = colon + 1;
+  }
+  while (isspace((unsigned char)*p) || *p == '{' || *p == '}') p++;
+  bool yes = !*p;
+  free(t);
+  return yes;
+}
+
+/* Conditions GCC folds away: while (1), while (0), if (1), if (0). The arc never taken goes,
+   and so does the condition's line; what only that arc reached is dead. */
+static void const_conds(PPCoverage *cov, VGraph *v) {
+  static const char *const kw[] = { "while", "if", 0 };
+  bool changed = false;
+  for (size_t b = 0; b < v->b.n; b++) {
+    VBlock *x = &v->b.v[b];
+    int arcs[2], n = 0;
+    for (size_t i = 0; i < v->a.n && n <= 2; i++)
+      if (v->a.v[i].src == (int)b) { if (n < 2) arcs[n] = (int)i; n++; }
+    if (!x->alive || n != 2 || !v->a.v[arcs[0]].from_cond || !x->lines.n) continue;
+    LRef last = x->lines.v[x->lines.n - 1];
+    const PPCovFile *f = &cov->files.v[last.file];
+    if (!begins_with(f, last.line, kw)) continue;
+    char *t = cov_code_of(f, last.line), *p = t;
+    while (isspace((unsigned char)*p) || *p == '}') p++;
+    while (isalpha((unsigned char)*p)) p++;
+    while (isspace((unsigned char)*p)) p++;
+    int val = -1;
+    if (*p == '(') {
+      p++;
+      while (isspace((unsigned char)*p)) p++;
+      char *w = p;
+      while (isalnum((unsigned char)*p)) p++;
+      size_t wn = (size_t)(p - w);
+      while (isspace((unsigned char)*p)) p++;
+      if (*p == ')') val = cov_word_is(w, wn, "1") || cov_word_is(w, wn, "true") ? 1 : cov_word_is(w, wn, "0") || cov_word_is(w, wn, "false") ? 0 : -1;
+    }
+    free(t);
+    if (val < 0) continue;
+    static const char *const wkw[] = { "while", 0 };
+    bool loop_top = !v->a.v[arcs[0]].back && begins_with(f, last.line, wkw);  /* a while, not a do-while's end */
+    int gone = val ? arcs[1] : arcs[0];
+    v->a.v[gone].src = v->a.v[gone].dst = -1;
+    v->a.v[val ? arcs[0] : arcs[1]].from_cond = false;
+    if (val || !loop_top) x->lines.n--;  /* while (0) keeps its line: the jump to the test */
+    changed = true;
+  }
+  if (!changed) return;
+  char *seen = pp_xcalloc(v->b.n + 1, 1);
+  int *stack = pp_xmalloc(sizeof(int) * (v->b.n + 1)), top = 0;
+  stack[top++] = v->ventry;
+  seen[v->ventry] = 1;
+  while (top) {
+    int u = stack[--top];
+    for (size_t i = 0; i < v->a.n; i++)
+      if (v->a.v[i].src == u && !seen[v->a.v[i].dst]) { seen[v->a.v[i].dst] = 1; stack[top++] = v->a.v[i].dst; }
+  }
+  for (size_t b = 0; b < v->b.n; b++)
+    if (!seen[b] && v->b.v[b].alive) {
+      v->b.v[b].alive = false;
+      for (size_t i = 0; i < v->a.n; i++)
+        if (v->a.v[i].src == (int)b) v->a.v[i].src = v->a.v[i].dst = -1;
+    }
+  free(seen);
+  free(stack);
+}
+
+void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
+  const PPGraph *g = &c->f->g;
+  size_t nb = g->blocks.n;
+  memset(v, 0, sizeof *v);
+  for (size_t i = 0; i < nb; i++) {
+    VBlock b;
+    memset(&b, 0, sizeof b);
+    b.alive = g->blocks.v[i].live && i != PP_EXIT;
+    b.count = c->blocks[i];
+    b.user_label = g->blocks.v[i].label && !is_case_label(g->blocks.v[i].label);
+    VEC_PUSH(v->b, b);
+  }
+  VBlock ve;
+  memset(&ve, 0, sizeof ve);
+  VEC_PUSH(v->b, ve);
+  v->ventry = (int)nb;
+  /* lines */
+  cov_push_line(&v->b.v[PP_ENTRY].lines, c->file, c->name_line);
+  for (size_t i = 0; i < nb; i++)
+    if (v->b.v[i].alive) block_lines(cov, c, &g->blocks.v[i], &v->b.v[i].lines);
+  /* the implicit return at '}' */
+  int falloff = -1, returns = 0;
+  for (size_t i = 0; i < g->edges.n; i++)
+    if (g->edges.v[i].kind == EK_EXIT) falloff = (int)i;
+  /* the tables keep live edges in the order they were made, the fall-off edge last; when the
+     end of the body cannot be reached the last exit edge is a return or a call that never
+     returns instead */
+  if (falloff >= 0 && exit_of_return(cov, c, g->edges.v[falloff].src)) falloff = -1;
+  for (size_t i = 0; i < g->edges.n; i++) {
+    const PPEdge *e = &g->edges.v[i];
+    if (e->kind == EK_EXIT && (int)i != falloff && exit_of_return(cov, c, e->src)) returns++;
+  }
+  if (falloff >= 0 && !cov_edge_dead(g, &g->edges.v[falloff]) &&
+      (!returns || returns_value(&cov->files.v[c->file], c->f, c->name_line)))
+    cov_push_line(&v->b.v[g->edges.v[falloff].src].lines, c->file, c->f->end_line);
+  /* arcs */
+  add_arc(v, v->ventry, PP_ENTRY, c->calls, false);
+  int *outs = pp_xcalloc(nb, sizeof(int));
+  bool *switch_head = pp_xcalloc(nb, sizeof(bool));
+  for (size_t i = 0; i < g->edges.n; i++) {
+    const PPEdge *e = &g->edges.v[i];
+    if (!cov_cfg_edge(e) || cov_edge_dead(g, e)) continue;
+    outs[e->src]++;
+    if (is_case_label(g->blocks.v[e->dst].label)) switch_head[e->src] = true;
+  }
+  for (size_t i = 0; i < g->edges.n; i++) {
+    const PPEdge *e = &g->edges.v[i];
+    if (!cov_cfg_edge(e) || cov_edge_dead(g, e)) continue;
+    add_arc(v, e->src, e->dst, c->edges[i], outs[e->src] >= 2 && !switch_head[e->src]);
+    v->a.v[v->a.n - 1].back = e->kind == EK_BACK;
+  }
+  free(outs);
+  free(switch_head);
+  for (size_t i = 0; i < nb; i++) {
+    VBlock *x = &v->b.v[i];
+    if (!x->alive || !g->blocks.v[i].label) continue;
+    x->label = x->user_label ? 2 : 1;
+    x->label_lines = x->lines.n && only_labels(&cov->files.v[x->lines.v[0].file], x->lines.v[0].line) ? 1 : 0;
+    x->has_user = x->last_user = x->user_label;
+  }
+  label_runs(v);
+  const_conds(cov, v);
+}
+
+/* Blocks without code disappear into their neighbours (GCC removes forwarder blocks). */
+void cov_contract(VGraph *v) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t b = 0; b < v->b.n; b++) {
+      VBlock *x = &v->b.v[b];
+      if (!x->alive || x->lines.n || (int)b == v->ventry || b == PP_ENTRY) continue;
+      int nin = 0, nout = 0, in = -1, out = -1;
+      bool self = false;
+      for (size_t i = 0; i < v->a.n; i++) {
+        if (v->a.v[i].src < 0) continue;
+        if (v->a.v[i].dst == (int)b) { nin++; in = (int)i; }
+        if (v->a.v[i].src == (int)b) { nout++; out = (int)i; }
+        self |= v->a.v[i].src == (int)b && v->a.v[i].dst == (int)b;
+      }
+      if (self) continue;
+      if (nout == 1) {
+        int to = v->a.v[out].dst;
+        for (size_t i = 0; i < v->a.n; i++)
+          if (v->a.v[i].dst == (int)b) v->a.v[i].dst = to;
+        v->a.v[out].src = v->a.v[out].dst = -1;
+      } else if (nin == 1) {
+        int from = v->a.v[in].src;
+        bool cond = v->a.v[in].from_cond;
+        for (size_t i = 0; i < v->a.n; i++)
+          if (v->a.v[i].src == (int)b) { v->a.v[i].src = from; v->a.v[i].from_cond |= cond; }
+        v->a.v[in].src = v->a.v[in].dst = -1;
+      } else continue;
+      x->alive = false;
+      changed = true;
+    }
+  }
+}
+
+/* An edge from a condition to a user label on another line gets a block with the label's line. */
+void cov_split_label_edges(VGraph *v) {
+  size_t na = v->a.n;
+  for (size_t i = 0; i < na; i++) {
+    VArc a = v->a.v[i];
+    if (a.src < 0 || !a.from_cond || !v->b.v[a.dst].user_label || !v->b.v[a.dst].lines.n) continue;
+    const LRefs *sl = &v->b.v[a.src].lines;
+    LRef label = v->b.v[a.dst].lines.v[0];
+    if (sl->n && sl->v[sl->n - 1].file == label.file && sl->v[sl->n - 1].line == label.line) continue;
+    VBlock s;
+    memset(&s, 0, sizeof s);
+    s.alive = true;
+    s.count = a.count;
+    VEC_PUSH(s.lines, label);
+    VEC_PUSH(v->b, s);
+    int id = (int)v->b.n - 1;
+    v->a.v[i].dst = id;
+    add_arc(v, id, a.dst, a.count, false);
+  }
+}
+
+/* ---- gcov's line counts ---- */
+
+typedef struct { int func; int block; } BRef;   /* a block of a function's VGraph */
+typedef VEC(BRef) LineBlocks;
+typedef VEC(int) IntVec;
+
+/* Arcs in and out of each block of a VGraph (after contraction and splits). */
+typedef struct { IntVec *in, *out; int64_t *cs; size_t nb; } Adj;
+
+static void adj_build(const VGraph *g, Adj *a) {
+  a->nb = g->b.n;
+  a->in = pp_xcalloc(a->nb + 1, sizeof(IntVec));
+  a->out = pp_xcalloc(a->nb + 1, sizeof(IntVec));
+  a->cs = pp_xcalloc(g->a.n + 1, sizeof(int64_t));
+  for (size_t i = 0; i < g->a.n; i++) {
+    const VArc *x = &g->a.v[i];
+    if (x->src < 0) continue;
+    VEC_PUSH(a->out[x->src], (int)i);
+    VEC_PUSH(a->in[x->dst], (int)i);
+  }
+}
+
+static void adj_free(Adj *a) {
+  for (size_t i = 0; i < a->nb; i++) { VEC_FREE(a->in[i]); VEC_FREE(a->out[i]); }
+  free(a->in); free(a->out); free(a->cs);
+}
+
+static bool line_has(const LineBlocks *l, int func, int block) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->v[i].func == func && l->v[i].block == block) return true;
+  return false;
+}
+
+/* Hawick-James circuit search as gcov does it, on one function's blocks of one line. */
+typedef struct {
+  const VGraph *g;
+  Adj *adj;
+  const LineBlocks *l;
+  int func;
+  IntVec path;         /* arcs */
+  IntVec blocked;
+  VEC(IntVec *) lists;
+  uint64_t count;
+} Circ;
+
+static int blocked_at(const Circ *c, int b) {
+  for (size_t i = 0; i < c->blocked.n; i++)
+    if (c->blocked.v[i] == b) return (int)i;
+  return -1;
+}
+
+static void unblock(Circ *c, int u) {
+  int i = blocked_at(c, u);
+  if (i < 0) return;
+  IntVec *list = c->lists.v[i];
+  memmove(c->blocked.v + i, c->blocked.v + i + 1, sizeof(int) * (c->blocked.n - (size_t)i - 1));
+  c->blocked.n--;
+  memmove(c->lists.v + i, c->lists.v + i + 1, sizeof(IntVec *) * (c->lists.n - (size_t)i - 1));
+  c->lists.n--;
+  for (size_t k = 0; k < list->n; k++) unblock(c, list->v[k]);
+  VEC_FREE(*list);
+  free(list);
+}
+
+static bool follow(const Circ *c, int arc, int start) {
+  const VArc *a = &c->g->a.v[arc];
+  return a->dst >= start && c->adj->cs[arc] > 0 && line_has(c->l, c->func, a->dst);
+}
+
+static bool circuit(Circ *c, int v, int start) {
+  bool found = false;
+  IntVec *list = pp_xcalloc(1, sizeof *list);
+  VEC_PUSH(c->blocked, v);
+  VEC_PUSH(c->lists, list);
+  const IntVec *out = &c->adj->out[v];
+  for (size_t i = 0; i < out->n; i++) {
+    int arc = out->v[i];
+    if (!follow(c, arc, start)) continue;
+    int w = c->g->a.v[arc].dst;
+    VEC_PUSH(c->path, arc);
+    if (w == start) {
+      int64_t min = INT64_MAX;
+      for (size_t k = 0; k < c->path.n; k++)
+        if (c->adj->cs[c->path.v[k]] < min) min = c->adj->cs[c->path.v[k]];
+      c->count = pp_sat_add(c->count, (uint64_t)min);
+      for (size_t k = 0; k < c->path.n; k++) c->adj->cs[c->path.v[k]] -= min;
+      found = true;
+    } else {
+      bool zero = false;
+      for (size_t k = 0; k < c->path.n; k++) zero |= c->adj->cs[c->path.v[k]] <= 0;
+      if (!zero && blocked_at(c, w) < 0) found |= circuit(c, w, start);
+    }
+    c->path.n--;
+  }
+  if (found) unblock(c, v);
+  else
+    for (size_t i = 0; i < out->n; i++) {
+      int arc = out->v[i];
+      if (!follow(c, arc, start)) continue;
+      int k = blocked_at(c, c->g->a.v[arc].dst);
+      if (k < 0) continue;
+      IntVec *l = c->lists.v[k];
+      bool have = false;
+      for (size_t j = 0; j < l->n; j++) have |= l->v[j] == v;
+      if (!have) VEC_PUSH(*l, v);
+    }
+  return found;
+}
+
+/* The executions of the loops that run entirely inside one line's blocks (gcov's
+   get_cycles_count: arc counts are shared by the searches from each block of the line). */
+static uint64_t cycles_count(VGraph *vgs, Adj *adjs, const LineBlocks *l) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    Adj *a = &adjs[l->v[i].func];
+    const IntVec *out = &a->out[l->v[i].block];
+    for (size_t k = 0; k < out->n; k++) {
+      uint64_t n = vgs[l->v[i].func].a.v[out->v[k]].count;
+      a->cs[out->v[k]] = n > INT64_MAX ? INT64_MAX : (int64_t)n;
+    }
+  }
+  for (size_t i = 0; i < l->n; i++) {
+    Circ c;
+    memset(&c, 0, sizeof c);
+    c.g = &vgs[l->v[i].func];
+    c.adj = &adjs[l->v[i].func];
+    c.l = l;
+    c.func = l->v[i].func;
+    circuit(&c, l->v[i].block, l->v[i].block);
+    for (size_t k = 0; k < c.lists.n; k++) { VEC_FREE(*c.lists.v[k]); free(c.lists.v[k]); }
+    VEC_FREE(c.lists);
+    VEC_FREE(c.path);
+    VEC_FREE(c.blocked);
+    total = pp_sat_add(total, c.count);
+  }
+  return total;
+}
+
+void cov_line_counts(PPCoverage *cov, VGraph *vgs) {
+  size_t nf = cov->files.n;
+  LineBlocks **lb = pp_xcalloc(nf ? nf : 1, sizeof *lb);
+  Adj *adjs = pp_xcalloc(cov->funcs.n + 1, sizeof *adjs);
+  for (size_t fi = 0; fi < nf; fi++) lb[fi] = pp_xcalloc(cov->files.v[fi].nlines + 1, sizeof(LineBlocks));
+  for (size_t fn = 0; fn < cov->funcs.n; fn++) {
+    VGraph *g = &vgs[fn];
+    adj_build(g, &adjs[fn]);
+    for (size_t b = 0; b < g->b.n; b++) {
+      VBlock *x = &g->b.v[b];
+      if (!x->alive || (int)b == g->ventry) continue;
+      for (size_t i = 0; i < x->lines.n; i++) {
+        LRef r = x->lines.v[i];
+        PPCovLine *l = &cov->files.v[r.file].lines[r.line];
+        l->exists = true;
+        if (!x->count) l->unexecuted_block = true;
+        l->count = pp_sat_add(l->count, x->count);
+        /* the block belongs to the last line of each run of lines in one file */
+        if (i + 1 == x->lines.n || x->lines.v[i + 1].file != r.file) {
+          BRef br = { (int)fn, (int)b };
+          VEC_PUSH(lb[r.file][r.line], br);
+        }
+      }
+    }
+  }
+  for (size_t fi = 0; fi < nf; fi++) {
+    PPCovFile *f = &cov->files.v[fi];
+    for (unsigned ln = 1; ln <= f->nlines; ln++) {
+      LineBlocks *l = &lb[fi][ln];
+      if (!l->n) continue;
+      uint64_t count = 0;
+      for (size_t i = 0; i < l->n; i++) {
+        const VGraph *g = &vgs[l->v[i].func];
+        const IntVec *in = &adjs[l->v[i].func].in[l->v[i].block];
+        for (size_t k = 0; k < in->n; k++) {
+          const VArc *a = &g->a.v[in->v[k]];
+          if (!line_has(l, l->v[i].func, a->src)) count = pp_sat_add(count, a->count);
+        }
+      }
+      f->lines[ln].count = pp_sat_add(count, cycles_count(vgs, adjs, l));
+    }
+    for (unsigned ln = 0; ln <= f->nlines; ln++) VEC_FREE(lb[fi][ln]);
+    free(lb[fi]);
+  }
+  for (size_t fn = 0; fn < cov->funcs.n; fn++) adj_free(&adjs[fn]);
+  free(adjs);
+  free(lb);
+}
