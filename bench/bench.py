@@ -149,7 +149,7 @@ def osp_memory_bytes(snapshot):
 
 def kpath_forest_bytes(kpaths_json):
     """Forest memory of a kpath run from `pathprof kpaths --json`: its k-slab forest nodes, 32
-    bytes each as rt/kpath.c holds them on 64-bit hosts (root tables not included)."""
+    bytes each as rt/core/kpath.c holds them on 64-bit hosts (root tables not included)."""
     try:
         j = json.loads(kpaths_json)
     except ValueError:

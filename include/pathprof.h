@@ -26,7 +26,7 @@ void pathprof_reset(void);
 int pathprof_write_file(const char *path);
 
 /* ---- Freestanding back ends (doc/formats.md section 5, samples/firmware/README.md) ----
-   A program on a bare-metal target links the core (rt/core.c) and rt/freestanding.c, plus the
+   A program on a bare-metal target links the core (rt/core/core.c) and rt/embedded/freestanding.c, plus the
    back ends it uses. Checkpoints: call a dump and then pathprof_reset() between test cases; each
    dump then carries only the counts since the previous one and `pathprof import` adds them up. */
 
@@ -40,7 +40,7 @@ typedef int (*pathprof_putc_fn)(void *ctx, int c);
 #define PATHPROF_TEXT_BASE64 1u   /* 48 bytes a line as 64 base64 characters */
 #define PATHPROF_TEXT_CRLF 2u     /* end lines with "\r\n" instead of "\n" */
 
-/* rt/textdump.c: writes the profile as text lines ("PP1 ..." with a CRC-32 each; doc/formats.md
+/* rt/core/textdump.c: writes the profile as text lines ("PP1 ..." with a CRC-32 each; doc/formats.md
    section 5) through put, one frame per unit, so the dump can be mixed into a noisy log and
    recovered with `pathprof import LOG -o PROFILE`. label names the dump (a checkpoint, a test
    case; printable characters, at most 40, no spaces; 0 for none). Needs no buffer of the
@@ -49,15 +49,15 @@ typedef int (*pathprof_putc_fn)(void *ctx, int c);
 int pathprof_dump_text(pathprof_putchar_fn put, const char *label, unsigned flags);
 int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, unsigned flags);
 
-/* rt/semihost.c (ARM M, A and R profiles, AArch64, RISC-V; needs a debugger or QEMU with
+/* rt/embedded/semihost.c (ARM M, A and R profiles, AArch64, RISC-V; needs a debugger or QEMU with
    -semihosting): writes the binary profile (doc/formats.md section 2) to the file path on the
    host, replacing it. Returns 0, or -1 if the host refused to open or write it. */
 int pathprof_semihost_write(const char *path);
 
-/* rt/semihost.c: ends the program under the debugger or QEMU with the given exit status. */
+/* rt/embedded/semihost.c: ends the program under the debugger or QEMU with the given exit status. */
 void pathprof_semihost_exit(int status);
 
-/* ---- Online subpath profiling (pathcc --mode=osp; rt/osp.c; doc/formats.md section 2, OSPH) ----
+/* ---- Online subpath profiling (pathcc --mode=osp; rt/core/osp.c; doc/formats.md section 2, OSPH) ----
    An osp build samples subpaths (runs of 2, 4, ... 2^max_log consecutive block entries, across
    calls and returns) and keeps them as a hot list of (subpath, count) pairs in a fixed memory
    bound, raising the sampling period whenever the list is full (Gibbons-Matias concise samples).

@@ -1,4 +1,4 @@
-/* Case: tight loops whose rounds pathcc counts in a local and settles at the exit (translator/promote.c): for, while and do-while; a body of one block; zero rounds; an inner loop run many times; a loop left from its middle by its only test; and loops that must not be promoted (a call, a branch, a break, a return). */
+/* Case: tight loops whose rounds pathcc counts in a local and settles at the exit (translator/pathcc/promote.c): for, while and do-while; a body of one block; zero rounds; an inner loop run many times; a loop left from its middle by its only test; and loops that must not be promoted (a call, a branch, a break, a return). */
 #include <stdio.h>
 
 static int data[64];

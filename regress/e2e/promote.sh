@@ -1,5 +1,5 @@
 #!/bin/sh
-# Loop counter promotion (translator/promote.c): regress/cases/tightloops.c has 7 loops that qualify; each update policy promotes them, ppp's slots those whose round path is interesting and counts exactly what single counting without promotion would (the trace oracle checks the default build in exact.sh); 32-bit counters, continuous mode and the other modes keep every count in memory.
+# Loop counter promotion (translator/pathcc/promote.c): regress/cases/tightloops.c has 7 loops that qualify; each update policy promotes them, ppp's slots those whose round path is interesting and counts exactly what single counting without promotion would (the trace oracle checks the default build in exact.sh); 32-bit counters, continuous mode and the other modes keep every count in memory.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=promote
 . "$top/regress/private.sh"

@@ -1,4 +1,4 @@
-/* libFuzzer harness for the log importer (translator/importlog.c): any log is imported or not. */
+/* libFuzzer harness for the log importer (translator/pathprof/importlog.c): any log is imported or not. */
 #include "pathprof/commands.h"
 #include "profile/profile.h"
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* libFuzzer harness for the strict profile reader (rt/profile.c): parse, merge, write, re-read. */
+/* libFuzzer harness for the strict profile reader (rt/profile/): parse, merge, write, re-read. */
 #include "profile/profile.h"
 #include <assert.h>
 #include <stdint.h>

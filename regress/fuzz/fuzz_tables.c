@@ -1,4 +1,4 @@
-/* libFuzzer harness for the tables reader (translator/tables.c): any text is read or refused. */
+/* libFuzzer harness for the tables reader (translator/model/tables.c): any text is read or refused. */
 #include "model/tables.h"
 #include <assert.h>
 #include <stdint.h>

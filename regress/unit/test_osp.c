@@ -1,4 +1,4 @@
-/* test_osp.c: unit tests of online subpath profiling (rt/osp.c): skip lengths, estimates, the memory bound under a uniform hammer, length distributions, threads, the OSPH record. */
+/* test_osp.c: unit tests of online subpath profiling (rt/core/osp.c): skip lengths, estimates, the memory bound under a uniform hammer, length distributions, threads, the OSPH record. */
 #include "core/core.h"
 #include "profile/profile.h"
 #include "check.h"

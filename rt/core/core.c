@@ -38,7 +38,7 @@ static struct __pathprof_unit sentinel;
 static struct __pathprof_unit *head = &sentinel;
 /* Set once the back end has been initialised. */
 static int backend_ready;
-/* Modules with records of their own (rt/kpath.c), newest first. */
+/* Modules with records of their own (rt/core/kpath.c), newest first. */
 static struct __pathprof_records *sources;
 
 /* How the registry's links are published, best first:

@@ -5,7 +5,7 @@
 #include "pathprof.h"
 
 /* Defined by every back end; the core calls it once, at the first registration of any unit.
-   Freestanding builds link rt/freestanding.c, whose version does nothing. */
+   Freestanding builds link rt/embedded/freestanding.c, whose version does nothing. */
 void __pathprof_backend_init(void);
 
 /* Defined by every back end: folds counts kept outside the units (per-thread shards) into
@@ -39,7 +39,7 @@ unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsig
 /* Sets array counter i of u (a 32-bit counter saturates at 2^32-1); out of range: no effect. */
 void __pathprof_counter_set(struct __pathprof_unit *u, unsigned long i, unsigned long long v);
 
-/* ---- Record streaming, for back ends that frame each unit separately (rt/textdump.c) ---- */
+/* ---- Record streaming, for back ends that frame each unit separately (rt/core/textdump.c) ---- */
 
 /* Size in bytes of u's unit record (doc/formats.md section 2); *nhash gets the number of hash
    entries the record will carry, to pass to __pathprof_dump_record. */
@@ -51,14 +51,14 @@ unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned l
 int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long nhash,
                            pathprof_write_fn fn, void *ctx);
 
-/* ---- Online subpath profiling (rt/osp.c) ----
+/* ---- Online subpath profiling (rt/core/osp.c) ----
    Defined by every back end: the first sampled block entry calls init once (POSIX: read
    PATHPROF_OSP_*, write the snapshot at exit, on SIGUSR1 and every N seconds); request is called
    at a block entry after pathprof_osp_request() (POSIX: write the snapshot file). */
 void __pathprof_osp_backend_init(void);
 void __pathprof_osp_backend_request(void);
 
-/* POSIX back end (rt/posix.c): the file named by environment variable var, "%p" the pid and "%%"
+/* POSIX back end (rt/posix/posix.c): the file named by environment variable var, "%p" the pid and "%%"
    a percent sign, or dflt when var is unset or empty; malloc'ed, 0 when out of memory. */
 char *__pathprof_env_path(const char *var, const char *dflt);
 /* POSIX back end: writes profile p to path, replacing it (straight through for a device or
@@ -66,7 +66,7 @@ char *__pathprof_env_path(const char *var, const char *dflt);
 struct pp_profile;
 int __pathprof_replace(const char *path, const struct pp_profile *p, char *err, unsigned long errlen);
 
-/* ---- Profile streams, for back ends that write records of their own (rt/osp.c) ----
+/* ---- Profile streams, for back ends that write records of their own (rt/core/osp.c) ----
    A stream is the header, records, and the trailer with the FNV-1a of every byte before it. */
 #ifndef PATHPROF_CHUNK
 #define PATHPROF_CHUNK 256
@@ -85,7 +85,7 @@ void __pathprof_out_u64(struct __pathprof_out *o, unsigned long long v);
 void __pathprof_out_unit(struct __pathprof_out *o, const struct __pathprof_unit *u);
 int __pathprof_out_end(struct __pathprof_out *o, unsigned long nunits);
 
-/* ---- Extra records (doc/formats.md section 2): the k-slab forests of rt/kpath.c ----
+/* ---- Extra records (doc/formats.md section 2): the k-slab forests of rt/core/kpath.c ----
    A module with records of its own registers a source at its first use, so the core calls into
    it without linking it into programs that never use it. */
 struct __pathprof_records {
@@ -105,7 +105,7 @@ void __pathprof_add_records(struct __pathprof_records *src);
 int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain);
 
 /* Memory for the k-slab forests: a back end returns `bytes` bytes aligned for any object, or 0
-   when it has none (rt/freestanding.c: forests live in kpath.c's static pool only). */
+   when it has none (rt/embedded/freestanding.c: forests live in kpath.c's static pool only). */
 void *__pathprof_kpath_more(unsigned long bytes);
 
 #endif

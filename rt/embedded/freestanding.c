@@ -1,6 +1,6 @@
 /* freestanding.c: the back end for bare-metal programs: nothing to set up, nothing at exit.
-   A freestanding program links rt/core.c, this file and the I/O back ends it calls
-   (rt/textdump.c, rt/semihost.c); it gets its counts out by calling them at checkpoints. */
+   A freestanding program links rt/core/core.c, this file and the I/O back ends it calls
+   (rt/core/textdump.c, rt/embedded/semihost.c); it gets its counts out by calling them at checkpoints. */
 #include "core/core.h"
 
 /* Called by the core at the first registration: a bare-metal program has no atexit to hook. */
@@ -59,7 +59,7 @@ void __pathprof_osp_backend_request(void)
 {
 }
 
-/* A bare-metal program's k-slab forests live in rt/kpath.c's static pool only. */
+/* A bare-metal program's k-slab forests live in rt/core/kpath.c's static pool only. */
 void *__pathprof_kpath_more(unsigned long bytes)
 {
   (void)bytes;

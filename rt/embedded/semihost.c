@@ -14,7 +14,7 @@
 #define ADP_STOPPED_RUNTIME_ERROR 0x20023UL
 
 #if !defined(__GNUC__) || !(defined(__arm__) || defined(__aarch64__) || defined(__riscv))
-#error "rt/semihost.c: semihosting needs GCC-style inline assembly on ARM, AArch64 or RISC-V"
+#error "rt/embedded/semihost.c: semihosting needs GCC-style inline assembly on ARM, AArch64 or RISC-V"
 #endif
 
 /* One semihosting call: operation op with the parameter block arg; returns the host's answer. */

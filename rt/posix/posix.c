@@ -228,7 +228,7 @@ static int take_snapshot(struct snapshot *ss, int only_unmapped)
   return -1;
 }
 
-/* Memory for the k-slab forests (rt/kpath.c): malloc'd chunks, never freed before exit. */
+/* Memory for the k-slab forests (rt/core/kpath.c): malloc'd chunks, never freed before exit. */
 void *__pathprof_kpath_more(unsigned long bytes)
 {
   return malloc(bytes);

@@ -1,320 +1,10 @@
-/* AST -> CFG: one graph per function body, every edge tied to a site where its code can go. */
-#include "cfg.h"
+/* AST -> CFG: one graph per function body, every edge tied to a site where its code can go; the
+   statements (cfgexpr.c does expressions, cfgsrc.c the source text). */
+#include "cfgint.h"
 #include <ctype.h>
-#include <limits.h>
 #include <stdlib.h>
-#include <string.h>
-
-#define BAD UINT_MAX
-
-typedef VEC(CXCursor) Kids;
-typedef struct { char *name; int block, head; } Label;
-typedef struct { int edge; char *name; } Goto;
-typedef struct { int head; bool has_default; } Switch;
-
-typedef struct {
-  PPSource *src;
-  PPFunc *f;
-  PPGraph *g;
-  int cur, depth, seq;
-  VEC(int) brk;
-  VEC(int) cont;
-  VEC(Switch) sw;
-  VEC(Label) labels;
-  VEC(Goto) gotos;
-  const char *why;  /* first reason to give up, or NULL */
-  bool conditions;  /* &&, || and ?: are decisions of their own */
-  VEC(char *) taken;  /* labels whose address is taken (&&label) */
-  int hub;          /* the block every goto *p goes through, or -1 */
-  unsigned lead_end;  /* the statement is one of its compound's leading declarations: the
-                         offset of the compound's closing brace (else BAD) */
-} Builder;
 
 static void stmt(Builder *b, CXCursor c);
-static unsigned skip_ws(const PPSource *s, unsigned off);
-static bool has_jumps(CXCursor c);
-
-/* ---- libclang helpers ---- */
-
-static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  VEC_PUSH(*(Kids *)d, c);
-  return CXChildVisit_Continue;
-}
-
-static Kids kids(CXCursor c) {
-  Kids k = {0};
-  clang_visitChildren(c, collect, &k);
-  return k;
-}
-
-static unsigned offset_of(CXSourceLocation l) {
-  unsigned o;
-  clang_getFileLocation(l, NULL, NULL, NULL, &o);
-  return o;
-}
-
-static unsigned start_of(CXCursor c) { return offset_of(clang_getRangeStart(clang_getCursorExtent(c))); }
-static unsigned end_of(CXCursor c) { return offset_of(clang_getRangeEnd(clang_getCursorExtent(c))); }
-static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
-
-int pp_source_file(PPSource *src, const char *name) {
-  for (size_t i = 0; i < src->files.n; i++)
-    if (!strcmp(src->files.v[i], name)) return (int)i;
-  VEC_PUSH(src->files, pp_xstrdup(name));
-  return (int)src->files.n - 1;
-}
-
-/* Original file and line of a location, through the .i file's line markers. */
-static unsigned presumed(Builder *b, CXSourceLocation l, int *file) {
-  CXString fn;
-  unsigned line, col;
-  clang_getPresumedLocation(l, &fn, &line, &col);
-  if (file) *file = pp_source_file(b->src, clang_getCString(fn));
-  clang_disposeString(fn);
-  return line;
-}
-
-/* ---- facts for the static estimator ---- */
-
-/* Skips parentheses and implicit conversions: the expression as written. */
-static CXCursor bare(CXCursor c) {
-  for (;;) {
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) return c;
-    Kids kk = kids(c);
-    if (kk.n != 1) { VEC_FREE(kk); return c; }
-    c = kk.v[0];
-    VEC_FREE(kk);
-  }
-}
-
-/* The declaration a variable reference names, as a hash (0: not a plain variable). */
-static unsigned var_of(CXCursor c) {
-  c = bare(c);
-  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return 0;
-  CXCursor d = clang_getCursorReferenced(c);
-  enum CXCursorKind k = clang_getCursorKind(d);
-  return k == CXCursor_VarDecl || k == CXCursor_ParmDecl ? clang_hashCursor(d) | 1u : 0;
-}
-
-/* The text right after a binary operator's left operand: its operator. */
-static const char *operator_text(Builder *b, CXCursor left) {
-  unsigned o = skip_ws(b->src, end_of(left));
-  return o + 3 <= b->src->len ? b->src->text + o : "";
-}
-
-typedef struct { Builder *b; PPFacts *f; } FactScan;
-
-static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientData d) {
-  FactScan *fs = d;
-  PPFacts *f = fs->f;
-  const char *t = fs->b->src->text;
-  (void)parent;
-  switch (kind(c)) {
-  case CXCursor_CallExpr: f->calls = true; break;
-  case CXCursor_ReturnStmt: f->returns = true; break;
-  case CXCursor_CompoundAssignOperator: f->stores = true; break;
-  case CXCursor_BinaryOperator: {
-    Kids k = kids(c);
-    if (k.n == 2) {
-      const char *op = operator_text(fs->b, k.v[0]);
-      f->stores |= op[0] == '=' && op[1] != '=';
-    }
-    VEC_FREE(k);
-    break;
-  }
-  case CXCursor_UnaryOperator: {
-    unsigned a = start_of(c), e = end_of(c);
-    f->stores |= (e >= a + 2 && (!strncmp(t + a, "++", 2) || !strncmp(t + a, "--", 2) ||
-                                 !strncmp(t + e - 2, "++", 2) || !strncmp(t + e - 2, "--", 2)));
-    break;
-  }
-  case CXCursor_DeclRefExpr: {
-    unsigned v = var_of(c);
-    bool have = false;
-    for (int i = 0; i < f->nuses; i++) have |= f->uses[i] == v;
-    if (v && !have && f->nuses < PP_FACT_VARS) f->uses[f->nuses++] = v;
-    break;
-  }
-  default: break;
-  }
-  return CXChildVisit_Recurse;
-}
-
-/* Records what statement or expression c does in the current block's facts. */
-static void note_facts(Builder *b, CXCursor c) {
-  FactScan fs = { b, &b->g->blocks.v[b->cur].facts };
-  scan_facts(c, clang_getNullCursor(), &fs);
-  clang_visitChildren(c, scan_facts, &fs);
-}
-
-static PPCmp negate(PPCmp c) {
-  static const PPCmp flip[] = { PP_CMP_NONE, PP_CMP_NE, PP_CMP_EQ, PP_CMP_GE, PP_CMP_GT, PP_CMP_LE, PP_CMP_LT };
-  return flip[c];
-}
-
-/* Is the operand 0 or a null pointer constant, or any integer constant? */
-static void constant_operand(Builder *b, CXCursor c, bool *zero, bool *constant) {
-  c = bare(c);
-  CXEvalResult r = clang_Cursor_Evaluate(c);
-  *zero = *constant = false;
-  if (r) {
-    if (clang_EvalResult_getKind(r) == CXEval_Int) { *constant = true; *zero = clang_EvalResult_getAsLongLong(r) == 0; }
-    else if (clang_EvalResult_getKind(r) == CXEval_Float) *constant = true;
-    clang_EvalResult_dispose(r);
-  }
-  if (*constant) return;
-  unsigned a = start_of(c), e = end_of(c);  /* ((void *)0) */
-  bool only = e > a && e - a < 24, nought = false;
-  for (unsigned i = a; only && i < e; i++) {
-    char ch = b->src->text[i];
-    nought |= ch == '0';
-    only = strchr("()*0 voidVOID\t", ch) != NULL;
-  }
-  *zero = *constant = only && nought;
-}
-
-/* The comparison a decision on expression e makes, for the current block's facts. */
-static void note_decision(Builder *b, CXCursor e) {
-  PPFacts *f = &b->g->blocks.v[b->cur].facts;
-  bool neg = false;
-  e = bare(e);
-  for (;;) {  /* !x */
-    Kids k = kids(e);
-    bool is_not = kind(e) == CXCursor_UnaryOperator && k.n == 1 && b->src->text[start_of(e)] == '!';
-    CXCursor inner = is_not ? bare(k.v[0]) : e;
-    VEC_FREE(k);
-    if (!is_not) break;
-    neg = !neg;
-    e = inner;
-  }
-  Kids k = kids(e);
-  CXCursor left = e, right = clang_getNullCursor();
-  f->cmp = PP_CMP_NE;  /* a bare value: compared with zero */
-  if (kind(e) == CXCursor_BinaryOperator && k.n == 2) {
-    const char *op = operator_text(b, k.v[0]);
-    PPCmp c = op[0] == '=' && op[1] == '=' ? PP_CMP_EQ : op[0] == '!' && op[1] == '=' ? PP_CMP_NE :
-              op[0] == '<' && op[1] == '=' ? PP_CMP_LE : op[0] == '>' && op[1] == '=' ? PP_CMP_GE :
-              op[0] == '<' && op[1] != '<' ? PP_CMP_LT : op[0] == '>' && op[1] != '>' ? PP_CMP_GT : PP_CMP_NONE;
-    if (c != PP_CMP_NONE) { f->cmp = c; left = k.v[0]; right = k.v[1]; }
-  }
-  enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(bare(left))).kind;
-  f->ptr = tk == CXType_Pointer;
-  f->fp = tk == CXType_Float || tk == CXType_Double || tk == CXType_LongDouble;
-  if (clang_Cursor_isNull(right)) f->vs_zero = f->vs_const = true;
-  else constant_operand(b, right, &f->vs_zero, &f->vs_const);
-  f->operands[0] = var_of(left);
-  f->operands[1] = clang_Cursor_isNull(right) ? 0 : var_of(right);
-  if (neg) f->cmp = negate(f->cmp);
-  VEC_FREE(k);
-}
-
-static bool runs_here(CXCursor e);
-
-/* A declaration that executes nothing: every variable static or extern, or without an
-   initializer or a variable length (no expression under it). */
-static bool inert(CXCursor c) {
-  if (kind(c) != CXCursor_DeclStmt) return false;
-  Kids k = kids(c);
-  bool yes = true;
-  for (size_t i = 0; i < k.n && yes; i++) {
-    if (kind(k.v[i]) != CXCursor_VarDecl) continue;  /* typedefs, struct tags: nothing runs */
-    if (!runs_here(k.v[i])) continue;
-    Kids v = kids(k.v[i]);
-    for (size_t j = 0; j < v.n && yes; j++) yes = !clang_isExpression(kind(v.v[j]));
-    VEC_FREE(v);
-  }
-  VEC_FREE(k);
-  return yes;
-}
-
-static void add_lines(Builder *b, CXCursor c) {
-  CXSourceRange r = clang_getCursorExtent(c);
-  int file;
-  unsigned first = presumed(b, clang_getRangeStart(r), &file);
-  unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
-  pp_block_add_lines(b->g, b->cur, file, first, last);
-  PPStmt st = { file, first, last < first ? first : last, inert(c) };
-  VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
-  note_facts(b, c);
-}
-
-/* ---- the raw text of the .i file ---- */
-
-static bool at_line_start(const char *t, unsigned off) {
-  while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t')) off--;
-  return off == 0 || t[off - 1] == '\n';
-}
-
-/* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
-static unsigned skip_ws(const PPSource *s, unsigned off) {
-  const char *t = s->text;
-  while (off < s->len) {
-    char c = t[off];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') off++;
-    else if (c == '#' && at_line_start(t, off)) {
-      while (off < s->len && t[off] != '\n') off++;
-    } else if (c == '/' && off + 1 < s->len && t[off + 1] == '*') {
-      char *e = strstr(t + off + 2, "*/");
-      off = e ? (unsigned)(e - t) + 2 : (unsigned)s->len;
-    } else if (c == '/' && off + 1 < s->len && t[off + 1] == '/') {
-      while (off < s->len && t[off] != '\n') off++;
-    } else break;
-  }
-  return off;
-}
-
-/* Offset just past the ':' that ends a label whose name or expression ends at off. */
-static unsigned colon_after(Builder *b, unsigned off) {
-  off = skip_ws(b->src, off);
-  return off < b->src->len && b->src->text[off] == ':' ? off + 1 : BAD;
-}
-
-/* Offset just past the last character of statement c, including its ';'. */
-static unsigned stmt_end(Builder *b, CXCursor c) {
-  switch (kind(c)) {
-  case CXCursor_CompoundStmt:
-    return end_of(c);
-  case CXCursor_IfStmt: case CXCursor_WhileStmt: case CXCursor_ForStmt: case CXCursor_SwitchStmt:
-  case CXCursor_LabelStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: {
-    Kids k = kids(c);
-    unsigned e = k.n ? stmt_end(b, k.v[k.n - 1]) : BAD;
-    VEC_FREE(k);
-    return e;
-  }
-  default: {
-    unsigned e = end_of(c);
-    if (e > 0 && b->src->text[e - 1] == ';') return e;
-    e = skip_ws(b->src, e);
-    return e < b->src->len && b->src->text[e] == ';' ? e + 1 : BAD;
-  }
-  }
-}
-
-/* Finds the two ';' and the ')' of a for header, skipping literals and nested brackets. */
-static int for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi2, unsigned *close) {
-  const char *t = b->src->text;
-  unsigned o = skip_ws(b->src, for_off + 3), n = (unsigned)b->src->len;
-  int depth = 0, nsemi = 0;
-  if (o >= n || t[o] != '(') return -1;
-  for (; o < n; o++) {
-    char ch = t[o];
-    if (ch == '"' || ch == '\'') {
-      for (o++; o < n && t[o] != ch; o++)
-        if (t[o] == '\\') o++;
-    } else if ((ch == '#' && at_line_start(t, o)) || (ch == '/' && o + 1 < n && (t[o + 1] == '*' || t[o + 1] == '/'))) {
-      o = skip_ws(b->src, o) - 1;
-    } else if (ch == '(' || ch == '[' || ch == '{') depth++;
-    else if (ch == ')' || ch == ']' || ch == '}') {
-      if (--depth == 0) { *close = o; return nsemi == 2 ? 0 : -1; }
-    } else if (ch == ';' && depth == 1) {
-      if (nsemi == 0) *semi1 = o; else *semi2 = o;
-      nsemi++;
-    }
-  }
-  return -1;
-}
 
 /* ---- blocks, sites and edges ---- */
 
@@ -322,24 +12,24 @@ static void fail(Builder *b, const char *why) { if (!b->why) b->why = why; }
 
 static int new_block(Builder *b) { return pp_graph_add_block(b->g); }
 
-static int add_site(Builder *b, PPSiteKind k, unsigned off, unsigned end, int side) {
+int cfg_add_site(Builder *b, PPSiteKind k, unsigned off, unsigned end, int side) {
   PPSite s = { k, off, end, side, b->depth, b->seq++, -1 };
   if (off == BAD || end == BAD) fail(b, "could not locate a statement boundary in the source");
   VEC_PUSH(b->f->sites, s);
   return (int)b->f->sites.n - 1;
 }
 
-static int stmt_site(Builder *b, unsigned off, int side) { return add_site(b, SK_STMT, off, off, side); }
+static int stmt_site(Builder *b, unsigned off, int side) { return cfg_add_site(b, SK_STMT, off, off, side); }
 
 /* The first item of a block decides where its entry can be observed (the trace). */
-static void set_head(Builder *b, int site) {
+void cfg_set_head(Builder *b, int site) {
   PPBlock *bl = &b->g->blocks.v[b->cur];
   if (bl->head < 0 && !bl->headless) bl->head = site;
 }
 
 /* A block inside an expression (between decisions): it has no statement position, so its
    entry is observed on the edges into it and its exit edges carry their code on arms. */
-static int new_inner(Builder *b) {
+int cfg_new_inner(Builder *b) {
   int id = new_block(b);
   b->g->blocks.v[id].headless = true;
   return id;
@@ -347,7 +37,7 @@ static int new_inner(Builder *b) {
 
 /* An edge whose code goes at site (arm); site -1: it has no place of its own and its code
    rides on the edges into its source, which has no other way out. */
-static int add_edge(Builder *b, int dst, PPEdgeKind k, int site, int arm) {
+int cfg_add_edge(Builder *b, int dst, PPEdgeKind k, int site, int arm) {
   int e = pp_graph_add_edge(b->g, b->cur, dst, k);
   b->g->edges.v[e].site = site;
   b->g->edges.v[e].arm = arm;
@@ -357,146 +47,9 @@ static int add_edge(Builder *b, int dst, PPEdgeKind k, int site, int arm) {
 
 /* Ends the current block with its single edge to dst; the edge's code goes at site. */
 static int leave_to(Builder *b, int site, int arm, int dst, PPEdgeKind k) {
-  set_head(b, site);
+  cfg_set_head(b, site);
   b->g->blocks.v[b->cur].tail = site;
-  return add_edge(b, dst, k, site, arm);
-}
-
-/* ---- decisions inside expressions (--decisions=conditions) ---- */
-
-typedef enum { OP_OTHER, OP_AND, OP_OR, OP_COMMA, OP_NOT, OP_COND, OP_OPAQUE, OP_PAREN } Op;
-
-/* What an expression node is, as far as control flow goes; libclang 14 has no operator
-   query, so binary operators are told apart by the text after their left operand. */
-static Op op_of(Builder *b, CXCursor e, Kids *k) {
-  *k = kids(e);
-  switch (kind(e)) {
-  case CXCursor_BinaryOperator: {
-    if (k->n != 2) return OP_OPAQUE;
-    unsigned o = skip_ws(b->src, end_of(k->v[0]));
-    const char *t = b->src->text + o;
-    if (o + 2 <= b->src->len && t[0] == '&' && t[1] == '&') return OP_AND;
-    if (o + 2 <= b->src->len && t[0] == '|' && t[1] == '|') return OP_OR;
-    if (o < b->src->len && t[0] == ',') return OP_COMMA;
-    return OP_OTHER;
-  }
-  case CXCursor_UnaryOperator:
-    return k->n == 1 && b->src->text[start_of(e)] == '!' ? OP_NOT : OP_OTHER;
-  case CXCursor_ConditionalOperator:
-    return k->n == 3 ? OP_COND : OP_OPAQUE;
-  case CXCursor_ParenExpr:
-    return k->n == 1 ? OP_PAREN : OP_OPAQUE;
-  case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
-    return k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e) ? OP_PAREN : OP_OPAQUE;
-  case CXCursor_UnaryExpr: case CXCursor_StmtExpr: case CXCursor_GenericSelectionExpr:
-    return OP_OPAQUE;           /* sizeof and friends are not evaluated; the rest stays whole */
-  default:
-    return clang_isExpression(kind(e)) || kind(e) == CXCursor_DeclStmt || kind(e) == CXCursor_VarDecl ||
-           kind(e) == CXCursor_InitListExpr ? OP_OTHER : OP_OPAQUE;
-  }
-}
-
-/* Static and extern locals are initialized before the program runs, not here. */
-static bool runs_here(CXCursor e) {
-  enum CX_StorageClass sc = kind(e) == CXCursor_VarDecl ? clang_Cursor_getStorageClass(e) : CX_SC_None;
-  return sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register;
-}
-
-static bool has_decisions(Builder *b, CXCursor e) {
-  Kids k;
-  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
-  bool found = op == OP_AND || op == OP_OR || op == OP_COND;
-  for (size_t i = 0; !found && op != OP_OPAQUE && i < k.n; i++) found = has_decisions(b, k.v[i]);
-  VEC_FREE(k);
-  return found;
-}
-
-static void cond_flow(Builder *b, CXCursor e, int t, int f);
-
-/* Two outcome edges to one block would be one block sequence twice; a step block on the
-   false side keeps every path's blocks distinct (the oracle and the reports see blocks). */
-static void two_way(Builder *b, int site, int t, int f) {
-  add_edge(b, t, EK_NORMAL, site, ARM_TRUE);
-  if (t == f) {
-    int step = new_inner(b);
-    add_edge(b, step, EK_NORMAL, site, ARM_FALSE);
-    int cur = b->cur;
-    b->cur = step;
-    add_edge(b, f, EK_NORMAL, -1, -1);
-    b->cur = cur;
-  } else add_edge(b, f, EK_NORMAL, site, ARM_FALSE);
-}
-
-/* Walks an expression in evaluation order, turning &&, || and ?: into blocks and edges.
-   Operands of other operators are unsequenced, so when more than one holds decisions the
-   compiler may run them in any order and the node stays whole. */
-static void expr_flow(Builder *b, CXCursor e) {
-  Kids k;
-  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
-  if (op == OP_AND || op == OP_OR) {
-    int mid = new_inner(b), join = new_inner(b);
-    cond_flow(b, k.v[0], op == OP_AND ? mid : join, op == OP_AND ? join : mid);
-    b->cur = mid;
-    cond_flow(b, k.v[1], join, join);
-    b->cur = join;
-  } else if (op == OP_COND) {
-    int x = new_inner(b), y = new_inner(b), join = new_inner(b);
-    cond_flow(b, k.v[0], x, y);
-    b->cur = x;
-    expr_flow(b, k.v[1]);
-    add_edge(b, join, EK_NORMAL, -1, -1);
-    b->cur = y;
-    expr_flow(b, k.v[2]);
-    add_edge(b, join, EK_NORMAL, -1, -1);
-    b->cur = join;
-  } else if (op == OP_COMMA) {
-    expr_flow(b, k.v[0]);
-    expr_flow(b, k.v[1]);
-  } else if (op != OP_OPAQUE) {
-    int with = -1, count = 0;
-    for (size_t i = 0; i < k.n; i++)
-      if (has_decisions(b, k.v[i])) { with = (int)i; count++; }
-    if (count == 1) expr_flow(b, k.v[with]);
-  }
-  VEC_FREE(k);
-}
-
-/* A decision on expression e: ends the current block with edges to t (true) and f. */
-static void cond_leaf(Builder *b, CXCursor e, int t, int f) {
-  if (b->conditions) expr_flow(b, e);
-  int s = add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
-  set_head(b, s);
-  add_lines(b, e);
-  note_decision(b, e);
-  two_way(b, s, t, f);
-}
-
-static void cond_flow(Builder *b, CXCursor e, int t, int f) {
-  Kids k;
-  Op op = b->conditions ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
-  switch (op) {
-  case OP_AND: case OP_OR: {
-    int mid = new_inner(b);
-    cond_flow(b, k.v[0], op == OP_AND ? mid : t, op == OP_AND ? f : mid);
-    b->cur = mid;
-    cond_flow(b, k.v[1], t, f);
-    break;
-  }
-  case OP_COND: {
-    int x = new_inner(b), y = new_inner(b);
-    cond_flow(b, k.v[0], x, y);
-    b->cur = x;
-    cond_flow(b, k.v[1], t, f);
-    b->cur = y;
-    cond_flow(b, k.v[2], t, f);
-    break;
-  }
-  case OP_NOT: cond_flow(b, k.v[0], f, t); break;
-  case OP_PAREN: cond_flow(b, k.v[0], t, f); break;
-  case OP_COMMA: expr_flow(b, k.v[0]); cond_flow(b, k.v[1], t, f); break;
-  default: cond_leaf(b, e, t, f); break;
-  }
-  VEC_FREE(k);
+  return cfg_add_edge(b, dst, k, site, arm);
 }
 
 static bool noreturn_call(Builder *b, CXCursor c);
@@ -549,27 +102,27 @@ static void item(Builder *b, CXCursor c) {
   bool ends = clang_isExpression(kind(c)) && noreturn_call(b, c);
   if (b->g->blocks.v[b->cur].head < 0 || ends) {
     unsigned at = stmt_start(b, c);
-    set_head(b, s = stmt_site(b, at, SIDE_OPEN));
+    cfg_set_head(b, s = stmt_site(b, at, SIDE_OPEN));
     if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
   }
-  add_lines(b, c);
-  if (b->conditions) expr_flow(b, c);
+  cfg_add_lines(b, c);
+  if (b->conditions) cfg_expr_flow(b, c);
   if (!ends) return;
-  int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : cfg_add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
   b->g->edges.v[e].exit = PP_EXIT_NORETURN;
   b->cur = new_block(b);
 }
 
 /* A condition ends the current block with a true and a false edge. */
 static void cond_edges(Builder *b, CXCursor cond, int t, int f) {
-  cond_flow(b, cond, t, f);
+  cfg_cond_flow(b, cond, t, f);
 }
 
 /* break, continue, goto, return: the jump's code goes just before the statement. */
 static int jump(Builder *b, CXCursor c, int dst, PPEdgeKind k) {
   int s = stmt_site(b, start_of(c), SIDE_OPEN);
-  set_head(b, s);
-  add_lines(b, c);
+  cfg_set_head(b, s);
+  cfg_add_lines(b, c);
   int e = leave_to(b, s, -1, dst, k);
   b->cur = new_block(b);  /* whatever follows is unreachable until a label */
   return e;
@@ -586,7 +139,7 @@ static int substmt(Builder *b, CXCursor c) {
     VEC_FREE(k);
     s = stmt_site(b, end_of(c) - 1, SIDE_CLOSE);
   } else {
-    unsigned e = stmt_end(b, c);
+    unsigned e = cfg_stmt_end(b, c);
     PPBrace br = { start_of(c), e, b->depth };
     if (e == BAD) fail(b, "could not find the end of a statement");
     VEC_PUSH(b->f->braces, br);
@@ -655,7 +208,7 @@ static void do_stmt(Builder *b, CXCursor c, Kids k) {
    still gets a site in its empty slot, so every edge has a place for its code. */
 static void for_stmt(Builder *b, CXCursor c, Kids k) {
   unsigned s1 = 0, s2 = 0, close = 0;
-  if (for_header(b, start_of(c), &s1, &s2, &close)) { fail(b, "could not parse a for header"); return; }
+  if (cfg_for_header(b, start_of(c), &s1, &s2, &close)) { fail(b, "could not parse a for header"); return; }
   CXCursor init = clang_getNullCursor(), cond = init, inc = init, body = init;
   for (size_t i = 0; i < k.n; i++) {
     unsigned o = start_of(k.v[i]);
@@ -666,23 +219,23 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   }
   if (clang_Cursor_isNull(body)) { fail(b, "for statement without a body"); return; }
   int pre = stmt_site(b, start_of(c), SIDE_OPEN), before = b->cur;
-  set_head(b, pre);
-  if (!clang_Cursor_isNull(init)) add_lines(b, init);
-  if (!clang_Cursor_isNull(init) && b->conditions) expr_flow(b, init);
+  cfg_set_head(b, pre);
+  if (!clang_Cursor_isNull(init)) cfg_add_lines(b, init);
+  if (!clang_Cursor_isNull(init) && b->conditions) cfg_expr_flow(b, init);
   int h = new_block(b), bb = new_block(b), ib = new_block(b), x = new_block(b);
   if (b->cur == before) leave_to(b, pre, -1, h, EK_NORMAL);
-  else add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
+  else cfg_add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
   b->cur = h;
   if (!clang_Cursor_isNull(cond)) loop_cond(b, c, cond, bb, x);
-  else leave_to(b, add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
+  else leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
   b->cur = bb;
   loop_body(b, body, x, ib, ib);
   b->cur = ib;
-  int is = clang_Cursor_isNull(inc) ? add_site(b, SK_FORINC, close, close, SIDE_OPEN)
-                                    : add_site(b, SK_FORINC, start_of(inc), end_of(inc), SIDE_OPEN);
-  set_head(b, is);
-  if (!clang_Cursor_isNull(inc)) add_lines(b, inc);
-  if (!clang_Cursor_isNull(inc) && b->conditions) expr_flow(b, inc);
+  int is = clang_Cursor_isNull(inc) ? cfg_add_site(b, SK_FORINC, close, close, SIDE_OPEN)
+                                    : cfg_add_site(b, SK_FORINC, start_of(inc), end_of(inc), SIDE_OPEN);
+  cfg_set_head(b, is);
+  if (!clang_Cursor_isNull(inc)) cfg_add_lines(b, inc);
+  if (!clang_Cursor_isNull(inc) && b->conditions) cfg_expr_flow(b, inc);
   leave_to(b, is, ARM_POST, h, EK_NORMAL);
   b->cur = x;
 }
@@ -690,10 +243,10 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
 /* The switch head gets one dispatch edge per case label (added as labels are met) and, when
    there is no default, one to the exit whose code goes into a synthesized default label. */
 static void switch_stmt(Builder *b, CXCursor c, Kids k) {
-  int es = add_site(b, SK_EXPR, start_of(k.v[0]), end_of(k.v[0]), SIDE_OPEN);
-  set_head(b, es);
-  add_lines(b, k.v[0]);
-  if (b->conditions) expr_flow(b, k.v[0]);
+  int es = cfg_add_site(b, SK_EXPR, start_of(k.v[0]), end_of(k.v[0]), SIDE_OPEN);
+  cfg_set_head(b, es);
+  cfg_add_lines(b, k.v[0]);
+  if (b->conditions) cfg_expr_flow(b, k.v[0]);
   int head = b->cur, x = new_block(b);
   Switch sw = { head, false };
   VEC_PUSH(b->sw, sw);
@@ -704,11 +257,11 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   leave_to(b, s, -1, x, EK_NORMAL);
   if (!b->sw.v[b->sw.n - 1].has_default) {
     PPSite *end = &b->f->sites.v[s];
-    int ds = add_site(b, SK_DEFAULT, end->off, end->off, end->side);
+    int ds = cfg_add_site(b, SK_DEFAULT, end->off, end->off, end->side);
     b->f->sites.v[ds].lvl = b->f->sites.v[s].lvl;
     b->f->sites.v[ds].block = last;
     b->cur = head;
-    int e = add_edge(b, x, EK_NORMAL, ds, -1);
+    int e = cfg_add_edge(b, x, EK_NORMAL, ds, -1);
     b->g->edges.v[e].dispatch = true;
   }
   b->sw.n--;
@@ -737,11 +290,11 @@ static char *label_text(Builder *b, unsigned from, unsigned to) {
 static void label_stmt(Builder *b, CXCursor c, Kids k) {
   bool is_case = kind(c) != CXCursor_LabelStmt;
   unsigned colon;
-  if (kind(c) == CXCursor_CaseStmt) colon = k.n >= 2 ? colon_after(b, end_of(k.v[k.n - 2])) : BAD;
-  else if (kind(c) == CXCursor_DefaultStmt) colon = colon_after(b, start_of(c) + 7);
+  if (kind(c) == CXCursor_CaseStmt) colon = k.n >= 2 ? cfg_colon_after(b, end_of(k.v[k.n - 2])) : BAD;
+  else if (kind(c) == CXCursor_DefaultStmt) colon = cfg_colon_after(b, start_of(c) + 7);
   else {
     CXString n = clang_getCursorSpelling(c);
-    colon = colon_after(b, start_of(c) + (unsigned)strlen(clang_getCString(n)));
+    colon = cfg_colon_after(b, start_of(c) + (unsigned)strlen(clang_getCString(n)));
     clang_disposeString(n);
   }
   if (is_case && !b->sw.n) { fail(b, "case label outside a switch"); return; }
@@ -750,7 +303,7 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
   leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, nb, EK_NORMAL);
   b->cur = nb;
   int hs = stmt_site(b, colon, SIDE_OPEN);
-  set_head(b, hs);
+  cfg_set_head(b, hs);
   b->g->blocks.v[nb].label = label_text(b, start_of(c), colon);
   int file;
   unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
@@ -759,7 +312,7 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
     Switch *sw = &b->sw.v[b->sw.n - 1];
     if (kind(c) == CXCursor_DefaultStmt) sw->has_default = true;
     b->cur = sw->head;
-    int e = add_edge(b, nb, EK_NORMAL, hs, -1);
+    int e = cfg_add_edge(b, nb, EK_NORMAL, hs, -1);
     b->g->edges.v[e].dispatch = true;
     b->cur = nb;
   } else {
@@ -772,17 +325,17 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
 /* A return whose value holds decisions ends its path after them: the exit edge gets no site
    of its own and its count rides on the arms that lead to it. */
 static void return_stmt(Builder *b, CXCursor c, Kids k) {
-  if (!b->conditions || !k.n || !has_decisions(b, k.v[0])) {
+  if (!b->conditions || !k.n || !cfg_has_decisions(b, k.v[0])) {
     int e = jump(b, c, PP_EXIT, EK_EXIT);  /* adding the edge may move the array */
     b->g->edges.v[e].exit = PP_EXIT_RETURN;
     return;
   }
   int s = stmt_site(b, start_of(c), SIDE_OPEN), start = b->cur;
-  set_head(b, s);
-  add_lines(b, c);
-  expr_flow(b, k.v[0]);
+  cfg_set_head(b, s);
+  cfg_add_lines(b, c);
+  cfg_expr_flow(b, k.v[0]);
   /* nothing split after all: the statement's own site; else the arms before it carry the code */
-  int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
+  int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : cfg_add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
   b->g->edges.v[e].exit = PP_EXIT_RETURN;
   b->cur = new_block(b);
 }
@@ -791,7 +344,7 @@ static void return_stmt(Builder *b, CXCursor c, Kids k) {
    edge to every label whose address is taken; the code of those edges sits after the label's
    colon, like a case label's. */
 static void indirect_goto(Builder *b, CXCursor c) {
-  if (b->hub < 0) b->hub = new_inner(b);
+  if (b->hub < 0) b->hub = cfg_new_inner(b);
   jump(b, c, b->hub, EK_CUT);
 }
 
@@ -865,79 +418,12 @@ static void stmt(Builder *b, CXCursor c) {
     /* attributed statements: a loop under a pragma is still a loop; anything else with
        control flow inside is beyond this version, the rest is one opaque step */
     if (k.n == 1 && clang_isStatement(kind(k.v[0])) && kind(k.v[0]) != CXCursor_NullStmt) stmt(b, k.v[0]);
-    else if (has_jumps(c)) fail(b, "an unsupported statement with control flow inside");
+    else if (cfg_has_jumps(c)) fail(b, "an unsupported statement with control flow inside");
     else item(b, c);
     break;
   default: item(b, c); break;
   }
   VEC_FREE(k);
-}
-
-/* ---- constructs this version leaves alone ---- */
-
-typedef struct { const char *why; bool setjmp; Builder *b; } Scan;
-
-static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  switch (kind(c)) {
-  case CXCursor_ReturnStmt: case CXCursor_GotoStmt: case CXCursor_LabelStmt: case CXCursor_BreakStmt:
-  case CXCursor_ContinueStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_IndirectGotoStmt:
-    *(bool *)d = true;
-    return CXChildVisit_Break;
-  default:
-    return CXChildVisit_Recurse;
-  }
-}
-
-static bool has_jumps(CXCursor c) {
-  bool found = false;
-  clang_visitChildren(c, scan_jumps, &found);
-  return found;
-}
-
-static bool is_setjmp(const char *n) {
-  static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "__builtin_setjmp",
-                                 "savectx", "vfork", 0 };
-  for (int i = 0; names[i]; i++)
-    if (!strcmp(n, names[i])) return true;
-  return false;
-}
-
-static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d) {
-  Scan *s = d;
-  (void)parent;
-  switch (kind(c)) {
-  case CXCursor_AddrLabelExpr: {
-    Kids k = kids(c);
-    if (k.n) {
-      CXString n = clang_getCursorSpelling(k.v[0]);
-      VEC_PUSH(s->b->taken, pp_xstrdup(clang_getCString(n)));
-      clang_disposeString(n);
-    }
-    VEC_FREE(k);
-    return CXChildVisit_Continue;
-  }
-  case CXCursor_AsmStmt: {
-    const char *t = s->b->src->text + start_of(c), *paren = strchr(t, '(');
-    for (const char *g = t; paren && g + 4 <= paren; g++)
-      if (!memcmp(g, "goto", 4)) { s->why = "asm goto is not instrumented yet"; return CXChildVisit_Break; }
-    return CXChildVisit_Continue;
-  }
-  case CXCursor_StmtExpr:
-    if (has_jumps(c)) { s->why = "a statement expression that jumps or has labels"; return CXChildVisit_Break; }
-    return CXChildVisit_Continue;  /* opaque: its inside stays one step of the enclosing block */
-  case CXCursor_FunctionDecl:
-    if (clang_isCursorDefinition(c)) { s->why = "contains a nested function"; return CXChildVisit_Break; }
-    return CXChildVisit_Continue;
-  case CXCursor_CallExpr: {
-    CXString n = clang_getCursorSpelling(c);
-    if (is_setjmp(clang_getCString(n))) s->setjmp = true;
-    clang_disposeString(n);
-    return CXChildVisit_Recurse;
-  }
-  default:
-    return CXChildVisit_Recurse;
-  }
 }
 
 /* ---- the function ---- */
@@ -969,7 +455,7 @@ static void resolve_hub(Builder *b) {
     for (size_t k = 0; k < i; k++) dup |= !strcmp(b->taken.v[k], b->taken.v[i]);
     if (dup) continue;
     b->cur = b->hub;
-    int e = add_edge(b, b->labels.v[j].block, EK_NORMAL, b->labels.v[j].head, -1);
+    int e = cfg_add_edge(b, b->labels.v[j].block, EK_NORMAL, b->labels.v[j].head, -1);
     b->g->edges.v[e].dispatch = true;
   }
 }
@@ -999,8 +485,8 @@ static void body(Builder *b, CXCursor body) {
   Kids k = kids(body);
   size_t i = 0;
   b->cur = PP_ENTRY;
-  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !(b->conditions && has_decisions(b, k.v[i])); i++)
-    add_lines(b, k.v[i]);
+  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !(b->conditions && cfg_has_decisions(b, k.v[i])); i++)
+    cfg_add_lines(b, k.v[i]);
   int es = i < k.n ? stmt_site(b, stmt_start(b, k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
   int first = new_block(b);
   leave_to(b, es, -1, first, EK_NORMAL);
@@ -1028,17 +514,14 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   VEC_FREE(k);
   if (*why) return -2;
   if (clang_Cursor_isNull(bd) || kind(bd) != CXCursor_CompoundStmt) { *why = "no function body"; return -1; }
-  Scan sc = { NULL, false, &b };
   b.hub = -1;
-  clang_visitChildren(bd, scan, &sc);
-  if (sc.why) { *why = sc.why; return -1; }
-  f->calls_setjmp = sc.setjmp;
+  if ((*why = cfg_refused(&b, bd, &f->calls_setjmp))) return -1;
   f->body_open = start_of(bd) + 1;
   /* GCC wants local label declarations (__label__) first in their block: our declaration follows */
   Kids lead = kids(bd);
   for (size_t i = 0; i < lead.n && kind(lead.v[i]) == CXCursor_DeclStmt; i++) {
     unsigned a = start_of(lead.v[i]);
-    unsigned e = stmt_end(&b, lead.v[i]);
+    unsigned e = cfg_stmt_end(&b, lead.v[i]);
     if (a + 9 > src->len || memcmp(src->text + a, "__label__", 9) || e == BAD) break;
     f->body_open = e;
   }

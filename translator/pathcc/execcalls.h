@@ -1,4 +1,4 @@
-/* Exec-family calls -> the runtime's dump-first wrappers (translator/execcalls.c). */
+/* Exec-family calls -> the runtime's dump-first wrappers (translator/pathcc/execcalls.c). */
 #ifndef PP_EXECCALLS_H
 #define PP_EXECCALLS_H
 #include "rewrite.h"

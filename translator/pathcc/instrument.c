@@ -264,7 +264,7 @@ static void expect_tables(PPStr *s, const Unit *u, const bool *used, const char 
 }
 
 /* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
-   from rt/unit.h at build time, so both sides share one definition. */
+   from rt/core/unit.h at build time, so both sides share one definition. */
 static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used) {
   char *tables = c_string(u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;

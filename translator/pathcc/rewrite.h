@@ -30,7 +30,7 @@ typedef struct {
   uint64_t table;    /* ppp: entries of the expect table, a power of two >= slots */
   const uint64_t *expect;  /* ppp: per entry the register value that counts in that slot */
   bool *uses_expect; /* ppp: set when the code reads the table __pathprof_e<fn> */
-  bool promote;      /* count the rounds of tight loops in locals (translator/promote.c) */
+  bool promote;      /* count the rounds of tight loops in locals (translator/pathcc/promote.c) */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;

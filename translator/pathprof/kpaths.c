@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KSF_NODE_BYTES 32   /* a k-SF node in the runtime on 64-bit hosts (rt/kpath.c) */
+#define KSF_NODE_BYTES 32   /* a k-SF node in the runtime on 64-bit hosts (rt/core/kpath.c) */
 
 typedef struct {
   unsigned k;           /* --k: iterations per path shown; 0 = each forest's own k */

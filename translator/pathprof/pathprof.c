@@ -1,4 +1,4 @@
-/* pathprof: the command-line reporter; each command lives in report.c. */
+/* pathprof: the command-line reporter; dispatches to the commands (commands.h). */
 #include "commands.h"
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,306 @@
+/* The CFG builder's expressions: decisions inside them (--decisions=conditions), the facts the
+   static estimator reads off conditions, and the lines and statements a block holds. */
+#include "cfgint.h"
+#include <ctype.h>
+#include <stdlib.h>
+
+/* ---- facts for the static estimator ---- */
+
+/* Skips parentheses and implicit conversions: the expression as written. */
+static CXCursor bare(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) return c;
+    Kids kk = kids(c);
+    if (kk.n != 1) { VEC_FREE(kk); return c; }
+    c = kk.v[0];
+    VEC_FREE(kk);
+  }
+}
+
+/* The declaration a variable reference names, as a hash (0: not a plain variable). */
+static unsigned var_of(CXCursor c) {
+  c = bare(c);
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return 0;
+  CXCursor d = clang_getCursorReferenced(c);
+  enum CXCursorKind k = clang_getCursorKind(d);
+  return k == CXCursor_VarDecl || k == CXCursor_ParmDecl ? clang_hashCursor(d) | 1u : 0;
+}
+
+/* The text right after a binary operator's left operand: its operator. */
+static const char *operator_text(Builder *b, CXCursor left) {
+  unsigned o = cfg_skip_ws(b->src, end_of(left));
+  return o + 3 <= b->src->len ? b->src->text + o : "";
+}
+
+typedef struct { Builder *b; PPFacts *f; } FactScan;
+
+static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientData d) {
+  FactScan *fs = d;
+  PPFacts *f = fs->f;
+  const char *t = fs->b->src->text;
+  (void)parent;
+  switch (kind(c)) {
+  case CXCursor_CallExpr: f->calls = true; break;
+  case CXCursor_ReturnStmt: f->returns = true; break;
+  case CXCursor_CompoundAssignOperator: f->stores = true; break;
+  case CXCursor_BinaryOperator: {
+    Kids k = kids(c);
+    if (k.n == 2) {
+      const char *op = operator_text(fs->b, k.v[0]);
+      f->stores |= op[0] == '=' && op[1] != '=';
+    }
+    VEC_FREE(k);
+    break;
+  }
+  case CXCursor_UnaryOperator: {
+    unsigned a = start_of(c), e = end_of(c);
+    f->stores |= (e >= a + 2 && (!strncmp(t + a, "++", 2) || !strncmp(t + a, "--", 2) ||
+                                 !strncmp(t + e - 2, "++", 2) || !strncmp(t + e - 2, "--", 2)));
+    break;
+  }
+  case CXCursor_DeclRefExpr: {
+    unsigned v = var_of(c);
+    bool have = false;
+    for (int i = 0; i < f->nuses; i++) have |= f->uses[i] == v;
+    if (v && !have && f->nuses < PP_FACT_VARS) f->uses[f->nuses++] = v;
+    break;
+  }
+  default: break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Records what statement or expression c does in the current block's facts. */
+static void note_facts(Builder *b, CXCursor c) {
+  FactScan fs = { b, &b->g->blocks.v[b->cur].facts };
+  scan_facts(c, clang_getNullCursor(), &fs);
+  clang_visitChildren(c, scan_facts, &fs);
+}
+
+static PPCmp negate(PPCmp c) {
+  static const PPCmp flip[] = { PP_CMP_NONE, PP_CMP_NE, PP_CMP_EQ, PP_CMP_GE, PP_CMP_GT, PP_CMP_LE, PP_CMP_LT };
+  return flip[c];
+}
+
+/* Is the operand 0 or a null pointer constant, or any integer constant? */
+static void constant_operand(Builder *b, CXCursor c, bool *zero, bool *constant) {
+  c = bare(c);
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  *zero = *constant = false;
+  if (r) {
+    if (clang_EvalResult_getKind(r) == CXEval_Int) { *constant = true; *zero = clang_EvalResult_getAsLongLong(r) == 0; }
+    else if (clang_EvalResult_getKind(r) == CXEval_Float) *constant = true;
+    clang_EvalResult_dispose(r);
+  }
+  if (*constant) return;
+  unsigned a = start_of(c), e = end_of(c);  /* ((void *)0) */
+  bool only = e > a && e - a < 24, nought = false;
+  for (unsigned i = a; only && i < e; i++) {
+    char ch = b->src->text[i];
+    nought |= ch == '0';
+    only = strchr("()*0 voidVOID\t", ch) != NULL;
+  }
+  *zero = *constant = only && nought;
+}
+
+/* The comparison a decision on expression e makes, for the current block's facts. */
+static void note_decision(Builder *b, CXCursor e) {
+  PPFacts *f = &b->g->blocks.v[b->cur].facts;
+  bool neg = false;
+  e = bare(e);
+  for (;;) {  /* !x */
+    Kids k = kids(e);
+    bool is_not = kind(e) == CXCursor_UnaryOperator && k.n == 1 && b->src->text[start_of(e)] == '!';
+    CXCursor inner = is_not ? bare(k.v[0]) : e;
+    VEC_FREE(k);
+    if (!is_not) break;
+    neg = !neg;
+    e = inner;
+  }
+  Kids k = kids(e);
+  CXCursor left = e, right = clang_getNullCursor();
+  f->cmp = PP_CMP_NE;  /* a bare value: compared with zero */
+  if (kind(e) == CXCursor_BinaryOperator && k.n == 2) {
+    const char *op = operator_text(b, k.v[0]);
+    PPCmp c = op[0] == '=' && op[1] == '=' ? PP_CMP_EQ : op[0] == '!' && op[1] == '=' ? PP_CMP_NE :
+              op[0] == '<' && op[1] == '=' ? PP_CMP_LE : op[0] == '>' && op[1] == '=' ? PP_CMP_GE :
+              op[0] == '<' && op[1] != '<' ? PP_CMP_LT : op[0] == '>' && op[1] != '>' ? PP_CMP_GT : PP_CMP_NONE;
+    if (c != PP_CMP_NONE) { f->cmp = c; left = k.v[0]; right = k.v[1]; }
+  }
+  enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(bare(left))).kind;
+  f->ptr = tk == CXType_Pointer;
+  f->fp = tk == CXType_Float || tk == CXType_Double || tk == CXType_LongDouble;
+  if (clang_Cursor_isNull(right)) f->vs_zero = f->vs_const = true;
+  else constant_operand(b, right, &f->vs_zero, &f->vs_const);
+  f->operands[0] = var_of(left);
+  f->operands[1] = clang_Cursor_isNull(right) ? 0 : var_of(right);
+  if (neg) f->cmp = negate(f->cmp);
+  VEC_FREE(k);
+}
+
+static bool runs_here(CXCursor e);
+
+/* A declaration that executes nothing: every variable static or extern, or without an
+   initializer or a variable length (no expression under it). */
+static bool inert(CXCursor c) {
+  if (kind(c) != CXCursor_DeclStmt) return false;
+  Kids k = kids(c);
+  bool yes = true;
+  for (size_t i = 0; i < k.n && yes; i++) {
+    if (kind(k.v[i]) != CXCursor_VarDecl) continue;  /* typedefs, struct tags: nothing runs */
+    if (!runs_here(k.v[i])) continue;
+    Kids v = kids(k.v[i]);
+    for (size_t j = 0; j < v.n && yes; j++) yes = !clang_isExpression(kind(v.v[j]));
+    VEC_FREE(v);
+  }
+  VEC_FREE(k);
+  return yes;
+}
+
+void cfg_add_lines(Builder *b, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  int file;
+  unsigned first = presumed(b, clang_getRangeStart(r), &file);
+  unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
+  pp_block_add_lines(b->g, b->cur, file, first, last);
+  PPStmt st = { file, first, last < first ? first : last, inert(c) };
+  VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
+  note_facts(b, c);
+}
+
+/* ---- decisions inside expressions (--decisions=conditions) ---- */
+
+typedef enum { OP_OTHER, OP_AND, OP_OR, OP_COMMA, OP_NOT, OP_COND, OP_OPAQUE, OP_PAREN } Op;
+
+/* What an expression node is, as far as control flow goes; libclang 14 has no operator
+   query, so binary operators are told apart by the text after their left operand. */
+static Op op_of(Builder *b, CXCursor e, Kids *k) {
+  *k = kids(e);
+  switch (kind(e)) {
+  case CXCursor_BinaryOperator: {
+    if (k->n != 2) return OP_OPAQUE;
+    unsigned o = cfg_skip_ws(b->src, end_of(k->v[0]));
+    const char *t = b->src->text + o;
+    if (o + 2 <= b->src->len && t[0] == '&' && t[1] == '&') return OP_AND;
+    if (o + 2 <= b->src->len && t[0] == '|' && t[1] == '|') return OP_OR;
+    if (o < b->src->len && t[0] == ',') return OP_COMMA;
+    return OP_OTHER;
+  }
+  case CXCursor_UnaryOperator:
+    return k->n == 1 && b->src->text[start_of(e)] == '!' ? OP_NOT : OP_OTHER;
+  case CXCursor_ConditionalOperator:
+    return k->n == 3 ? OP_COND : OP_OPAQUE;
+  case CXCursor_ParenExpr:
+    return k->n == 1 ? OP_PAREN : OP_OPAQUE;
+  case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
+    return k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e) ? OP_PAREN : OP_OPAQUE;
+  case CXCursor_UnaryExpr: case CXCursor_StmtExpr: case CXCursor_GenericSelectionExpr:
+    return OP_OPAQUE;           /* sizeof and friends are not evaluated; the rest stays whole */
+  default:
+    return clang_isExpression(kind(e)) || kind(e) == CXCursor_DeclStmt || kind(e) == CXCursor_VarDecl ||
+           kind(e) == CXCursor_InitListExpr ? OP_OTHER : OP_OPAQUE;
+  }
+}
+
+/* Static and extern locals are initialized before the program runs, not here. */
+static bool runs_here(CXCursor e) {
+  enum CX_StorageClass sc = kind(e) == CXCursor_VarDecl ? clang_Cursor_getStorageClass(e) : CX_SC_None;
+  return sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register;
+}
+
+bool cfg_has_decisions(Builder *b, CXCursor e) {
+  Kids k;
+  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  bool found = op == OP_AND || op == OP_OR || op == OP_COND;
+  for (size_t i = 0; !found && op != OP_OPAQUE && i < k.n; i++) found = cfg_has_decisions(b, k.v[i]);
+  VEC_FREE(k);
+  return found;
+}
+
+
+/* Two outcome edges to one block would be one block sequence twice; a step block on the
+   false side keeps every path's blocks distinct (the oracle and the reports see blocks). */
+static void two_way(Builder *b, int site, int t, int f) {
+  cfg_add_edge(b, t, EK_NORMAL, site, ARM_TRUE);
+  if (t == f) {
+    int step = cfg_new_inner(b);
+    cfg_add_edge(b, step, EK_NORMAL, site, ARM_FALSE);
+    int cur = b->cur;
+    b->cur = step;
+    cfg_add_edge(b, f, EK_NORMAL, -1, -1);
+    b->cur = cur;
+  } else cfg_add_edge(b, f, EK_NORMAL, site, ARM_FALSE);
+}
+
+/* Walks an expression in evaluation order, turning &&, || and ?: into blocks and edges.
+   Operands of other operators are unsequenced, so when more than one holds decisions the
+   compiler may run them in any order and the node stays whole. */
+void cfg_expr_flow(Builder *b, CXCursor e) {
+  Kids k;
+  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  if (op == OP_AND || op == OP_OR) {
+    int mid = cfg_new_inner(b), join = cfg_new_inner(b);
+    cfg_cond_flow(b, k.v[0], op == OP_AND ? mid : join, op == OP_AND ? join : mid);
+    b->cur = mid;
+    cfg_cond_flow(b, k.v[1], join, join);
+    b->cur = join;
+  } else if (op == OP_COND) {
+    int x = cfg_new_inner(b), y = cfg_new_inner(b), join = cfg_new_inner(b);
+    cfg_cond_flow(b, k.v[0], x, y);
+    b->cur = x;
+    cfg_expr_flow(b, k.v[1]);
+    cfg_add_edge(b, join, EK_NORMAL, -1, -1);
+    b->cur = y;
+    cfg_expr_flow(b, k.v[2]);
+    cfg_add_edge(b, join, EK_NORMAL, -1, -1);
+    b->cur = join;
+  } else if (op == OP_COMMA) {
+    cfg_expr_flow(b, k.v[0]);
+    cfg_expr_flow(b, k.v[1]);
+  } else if (op != OP_OPAQUE) {
+    int with = -1, count = 0;
+    for (size_t i = 0; i < k.n; i++)
+      if (cfg_has_decisions(b, k.v[i])) { with = (int)i; count++; }
+    if (count == 1) cfg_expr_flow(b, k.v[with]);
+  }
+  VEC_FREE(k);
+}
+
+/* A decision on expression e: ends the current block with edges to t (true) and f. */
+static void cond_leaf(Builder *b, CXCursor e, int t, int f) {
+  if (b->conditions) cfg_expr_flow(b, e);
+  int s = cfg_add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
+  cfg_set_head(b, s);
+  cfg_add_lines(b, e);
+  note_decision(b, e);
+  two_way(b, s, t, f);
+}
+
+void cfg_cond_flow(Builder *b, CXCursor e, int t, int f) {
+  Kids k;
+  Op op = b->conditions ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  switch (op) {
+  case OP_AND: case OP_OR: {
+    int mid = cfg_new_inner(b);
+    cfg_cond_flow(b, k.v[0], op == OP_AND ? mid : t, op == OP_AND ? f : mid);
+    b->cur = mid;
+    cfg_cond_flow(b, k.v[1], t, f);
+    break;
+  }
+  case OP_COND: {
+    int x = cfg_new_inner(b), y = cfg_new_inner(b);
+    cfg_cond_flow(b, k.v[0], x, y);
+    b->cur = x;
+    cfg_cond_flow(b, k.v[1], t, f);
+    b->cur = y;
+    cfg_cond_flow(b, k.v[2], t, f);
+    break;
+  }
+  case OP_NOT: cfg_cond_flow(b, k.v[0], f, t); break;
+  case OP_PAREN: cfg_cond_flow(b, k.v[0], t, f); break;
+  case OP_COMMA: cfg_expr_flow(b, k.v[0]); cfg_cond_flow(b, k.v[1], t, f); break;
+  default: cond_leaf(b, e, t, f); break;
+  }
+  VEC_FREE(k);
+}

@@ -1,0 +1,108 @@
+/* cfgint.h: what the CFG builder's files share (cfg.c: statements; cfgexpr.c: expressions;
+   cfgsrc.c: the .i text and what the builder refuses): the builder's state and the helpers
+   between them. Internal to the builder. */
+#ifndef PP_CFGINT_H
+#define PP_CFGINT_H
+#include "cfg.h"
+#include <limits.h>
+#include <string.h>
+
+#define BAD UINT_MAX
+
+
+typedef VEC(CXCursor) Kids;
+typedef struct { char *name; int block, head; } Label;
+typedef struct { int edge; char *name; } Goto;
+typedef struct { int head; bool has_default; } Switch;
+
+typedef struct {
+  PPSource *src;
+  PPFunc *f;
+  PPGraph *g;
+  int cur, depth, seq;
+  VEC(int) brk;
+  VEC(int) cont;
+  VEC(Switch) sw;
+  VEC(Label) labels;
+  VEC(Goto) gotos;
+  const char *why;  /* first reason to give up, or NULL */
+  bool conditions;  /* &&, || and ?: are decisions of their own */
+  VEC(char *) taken;  /* labels whose address is taken (&&label) */
+  int hub;          /* the block every goto *p goes through, or -1 */
+  unsigned lead_end;  /* the statement is one of its compound's leading declarations: the
+                         offset of the compound's closing brace (else BAD) */
+} Builder;
+
+static inline enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  VEC_PUSH(*(Kids *)d, c);
+  return CXChildVisit_Continue;
+}
+
+static inline Kids kids(CXCursor c) {
+  Kids k = {0};
+  clang_visitChildren(c, collect, &k);
+  return k;
+}
+
+static inline unsigned offset_of(CXSourceLocation l) {
+  unsigned o;
+  clang_getFileLocation(l, NULL, NULL, NULL, &o);
+  return o;
+}
+
+static inline unsigned start_of(CXCursor c) { return offset_of(clang_getRangeStart(clang_getCursorExtent(c))); }
+static inline unsigned end_of(CXCursor c) { return offset_of(clang_getRangeEnd(clang_getCursorExtent(c))); }
+static inline enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
+
+/* Original file and line of a location, through the .i file's line markers. */
+static inline unsigned presumed(Builder *b, CXSourceLocation l, int *file) {
+  CXString fn;
+  unsigned line, col;
+  clang_getPresumedLocation(l, &fn, &line, &col);
+  if (file) *file = pp_source_file(b->src, clang_getCString(fn));
+  clang_disposeString(fn);
+  return line;
+}
+
+/* cfg.c */
+/* An edge whose code goes at site (arm); site -1: it has no place of its own and its code
+   rides on the edges into its source, which has no other way out. */
+int cfg_add_edge(Builder *b, int dst, PPEdgeKind k, int site, int arm);
+/* A new site of kind k for the text [off, end) on side; returns its index. */
+int cfg_add_site(Builder *b, PPSiteKind k, unsigned off, unsigned end, int side);
+/* A block inside an expression (between decisions): it has no statement position, so its
+   entry is observed on the edges into it and its exit edges carry their code on arms. */
+int cfg_new_inner(Builder *b);
+/* The first item of a block decides where its entry can be observed (the trace). */
+void cfg_set_head(Builder *b, int site);
+
+/* cfgexpr.c */
+/* Statement c runs in the current block: its lines and its facts go there. */
+void cfg_add_lines(Builder *b, CXCursor c);
+/* A condition e in evaluation order: its decisions become blocks, ending in edges to t (true)
+   and f (false). */
+void cfg_cond_flow(Builder *b, CXCursor e, int t, int f);
+/* Walks an expression in evaluation order, turning &&, || and ?: into blocks and edges.
+   Operands of other operators are unsequenced, so when more than one holds decisions the
+   compiler may run them in any order and the node stays whole. */
+void cfg_expr_flow(Builder *b, CXCursor e);
+/* Does e hold a decision (&&, ||, ?:) that runs where e runs (--decisions=conditions)? */
+bool cfg_has_decisions(Builder *b, CXCursor e);
+
+/* cfgsrc.c */
+/* Offset just past the ':' that ends a label whose name or expression ends at off. */
+unsigned cfg_colon_after(Builder *b, unsigned off);
+/* Finds the two ';' and the ')' of a for header, skipping literals and nested brackets. */
+int cfg_for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi2, unsigned *close);
+/* Does statement c hold a jump or label (return, goto, break, continue, case...)? An
+   expression statement that does (a GNU statement expression) is left uninstrumented. */
+bool cfg_has_jumps(CXCursor c);
+/* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
+unsigned cfg_skip_ws(const PPSource *s, unsigned off);
+/* Offset just past the last character of statement c, including its ';'. */
+unsigned cfg_stmt_end(Builder *b, CXCursor c);
+/* Why the body of a function cannot be instrumented (a construct this version leaves alone),
+   or NULL; *calls_setjmp: the body calls setjmp (its path register must be volatile). */
+const char *cfg_refused(Builder *b, CXCursor body, bool *calls_setjmp);
+#endif

@@ -1,0 +1,162 @@
+/* The CFG builder's view of the .i text (statement ends, for headers, file names) and the
+   constructs it leaves uninstrumented (jumps it cannot follow, setjmp). */
+#include "cfgint.h"
+#include <ctype.h>
+#include <stdlib.h>
+
+int pp_source_file(PPSource *src, const char *name) {
+  for (size_t i = 0; i < src->files.n; i++)
+    if (!strcmp(src->files.v[i], name)) return (int)i;
+  VEC_PUSH(src->files, pp_xstrdup(name));
+  return (int)src->files.n - 1;
+}
+
+/* ---- the raw text of the .i file ---- */
+
+static bool at_line_start(const char *t, unsigned off) {
+  while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t')) off--;
+  return off == 0 || t[off - 1] == '\n';
+}
+
+/* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
+unsigned cfg_skip_ws(const PPSource *s, unsigned off) {
+  const char *t = s->text;
+  while (off < s->len) {
+    char c = t[off];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') off++;
+    else if (c == '#' && at_line_start(t, off)) {
+      while (off < s->len && t[off] != '\n') off++;
+    } else if (c == '/' && off + 1 < s->len && t[off + 1] == '*') {
+      char *e = strstr(t + off + 2, "*/");
+      off = e ? (unsigned)(e - t) + 2 : (unsigned)s->len;
+    } else if (c == '/' && off + 1 < s->len && t[off + 1] == '/') {
+      while (off < s->len && t[off] != '\n') off++;
+    } else break;
+  }
+  return off;
+}
+
+/* Offset just past the ':' that ends a label whose name or expression ends at off. */
+unsigned cfg_colon_after(Builder *b, unsigned off) {
+  off = cfg_skip_ws(b->src, off);
+  return off < b->src->len && b->src->text[off] == ':' ? off + 1 : BAD;
+}
+
+/* Offset just past the last character of statement c, including its ';'. */
+unsigned cfg_stmt_end(Builder *b, CXCursor c) {
+  switch (kind(c)) {
+  case CXCursor_CompoundStmt:
+    return end_of(c);
+  case CXCursor_IfStmt: case CXCursor_WhileStmt: case CXCursor_ForStmt: case CXCursor_SwitchStmt:
+  case CXCursor_LabelStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: {
+    Kids k = kids(c);
+    unsigned e = k.n ? cfg_stmt_end(b, k.v[k.n - 1]) : BAD;
+    VEC_FREE(k);
+    return e;
+  }
+  default: {
+    unsigned e = end_of(c);
+    if (e > 0 && b->src->text[e - 1] == ';') return e;
+    e = cfg_skip_ws(b->src, e);
+    return e < b->src->len && b->src->text[e] == ';' ? e + 1 : BAD;
+  }
+  }
+}
+
+/* Finds the two ';' and the ')' of a for header, skipping literals and nested brackets. */
+int cfg_for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi2, unsigned *close) {
+  const char *t = b->src->text;
+  unsigned o = cfg_skip_ws(b->src, for_off + 3), n = (unsigned)b->src->len;
+  int depth = 0, nsemi = 0;
+  if (o >= n || t[o] != '(') return -1;
+  for (; o < n; o++) {
+    char ch = t[o];
+    if (ch == '"' || ch == '\'') {
+      for (o++; o < n && t[o] != ch; o++)
+        if (t[o] == '\\') o++;
+    } else if ((ch == '#' && at_line_start(t, o)) || (ch == '/' && o + 1 < n && (t[o + 1] == '*' || t[o + 1] == '/'))) {
+      o = cfg_skip_ws(b->src, o) - 1;
+    } else if (ch == '(' || ch == '[' || ch == '{') depth++;
+    else if (ch == ')' || ch == ']' || ch == '}') {
+      if (--depth == 0) { *close = o; return nsemi == 2 ? 0 : -1; }
+    } else if (ch == ';' && depth == 1) {
+      if (nsemi == 0) *semi1 = o; else *semi2 = o;
+      nsemi++;
+    }
+  }
+  return -1;
+}
+
+/* ---- constructs this version leaves alone ---- */
+
+typedef struct { const char *why; bool setjmp; Builder *b; } Scan;
+
+static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  switch (kind(c)) {
+  case CXCursor_ReturnStmt: case CXCursor_GotoStmt: case CXCursor_LabelStmt: case CXCursor_BreakStmt:
+  case CXCursor_ContinueStmt: case CXCursor_CaseStmt: case CXCursor_DefaultStmt: case CXCursor_IndirectGotoStmt:
+    *(bool *)d = true;
+    return CXChildVisit_Break;
+  default:
+    return CXChildVisit_Recurse;
+  }
+}
+
+bool cfg_has_jumps(CXCursor c) {
+  bool found = false;
+  clang_visitChildren(c, scan_jumps, &found);
+  return found;
+}
+
+static bool is_setjmp(const char *n) {
+  static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "__builtin_setjmp",
+                                 "savectx", "vfork", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
+static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d) {
+  Scan *s = d;
+  (void)parent;
+  switch (kind(c)) {
+  case CXCursor_AddrLabelExpr: {
+    Kids k = kids(c);
+    if (k.n) {
+      CXString n = clang_getCursorSpelling(k.v[0]);
+      VEC_PUSH(s->b->taken, pp_xstrdup(clang_getCString(n)));
+      clang_disposeString(n);
+    }
+    VEC_FREE(k);
+    return CXChildVisit_Continue;
+  }
+  case CXCursor_AsmStmt: {
+    const char *t = s->b->src->text + start_of(c), *paren = strchr(t, '(');
+    for (const char *g = t; paren && g + 4 <= paren; g++)
+      if (!memcmp(g, "goto", 4)) { s->why = "asm goto is not instrumented yet"; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;
+  }
+  case CXCursor_StmtExpr:
+    if (cfg_has_jumps(c)) { s->why = "a statement expression that jumps or has labels"; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;  /* opaque: its inside stays one step of the enclosing block */
+  case CXCursor_FunctionDecl:
+    if (clang_isCursorDefinition(c)) { s->why = "contains a nested function"; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;
+  case CXCursor_CallExpr: {
+    CXString n = clang_getCursorSpelling(c);
+    if (is_setjmp(clang_getCString(n))) s->setjmp = true;
+    clang_disposeString(n);
+    return CXChildVisit_Recurse;
+  }
+  default:
+    return CXChildVisit_Recurse;
+  }
+}
+
+const char *cfg_refused(Builder *b, CXCursor body, bool *calls_setjmp) {
+  Scan sc = { NULL, false, b };
+  clang_visitChildren(body, scan, &sc);
+  *calls_setjmp = sc.setjmp;
+  return sc.why;
+}
