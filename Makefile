@@ -110,13 +110,18 @@ check-full: tests
 .PHONY: check-torture check-csmith check-full
 
 # The freestanding runtime for a cross compiler (doc/formats.md section 5, samples/firmware):
-# the core, the no-op back end and the text and semihosting back ends, for one target:
+# the core (with the text dump) and the bare-metal back ends RT_BACKENDS names, for one target:
 #   make rt-freestanding CROSS=arm-none-eabi- RT_ARCH="-mcpu=cortex-m0plus -mthumb" RT_NAME=cortex-m0plus
+#   make rt-freestanding CROSS=avr- RT_ARCH=-mmcu=atmega328p RT_NAME=atmega328p
 # gives lib/freestanding/$(RT_NAME)/libpathprof.a. Needs no libc and no libgcc; warnings are errors.
+# RT_BACKENDS defaults to every back end of rt/embedded/ the target can take: semihosting needs an
+# ARM, AArch64 or RISC-V compiler (the predefined macros say), so an AVR build leaves it out.
 CROSS   ?= arm-none-eabi-
 RT_ARCH ?= -mcpu=cortex-m3 -mthumb
 RT_NAME ?= cortex-m3
-RT_FS_SRC    = $(wildcard rt/core/*.c rt/embedded/*.c)
+RT_SEMIHOST  = $(shell echo | $(CROSS)gcc $(RT_ARCH) -dM -E - 2>/dev/null | grep -qE '^\#define __(arm|aarch64|riscv)(__)? ' && echo semihost)
+RT_BACKENDS ?= freestanding $(RT_SEMIHOST)
+RT_FS_SRC    = $(wildcard rt/core/*.c) $(RT_BACKENDS:%=rt/embedded/%.c)
 RT_FS_CFLAGS = -std=c99 -Wall -Wextra -Wpedantic -Werror -ffreestanding -nostdlib -Os \
                -ffunction-sections -fdata-sections
 RT_FS_DIR    = build/freestanding/$(RT_NAME)

@@ -5,7 +5,8 @@
 # `pathcc arm-none-eabi-gcc`, runs under QEMU and its profile (UART text dumps at checkpoints,
 # and a semihosting file) equals that of the same workload built with `pathcc gcc` on the host;
 # a log with two damaged lines imports every intact frame and names the damaged ones.
-# Installs gcc-arm-none-eabi, gcc-riscv64-unknown-elf and qemu-system-arm when missing (as root).
+# `make rt-freestanding` builds for AVR (no semihosting there), Cortex-M0 and RV32I.
+# Installs gcc-arm-none-eabi, gcc-riscv64-unknown-elf, gcc-avr and qemu-system-arm when missing (as root).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out="$top/regress/out/firmware"
 fw="$top/samples/firmware"
@@ -21,6 +22,7 @@ pkgs=
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-arm-none-eabi"
 command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-riscv64-unknown-elf"
 command -v qemu-system-arm >/dev/null 2>&1 || pkgs="$pkgs qemu-system-arm"
+command -v avr-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-avr"
 if [ -n "$pkgs" ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "# installing:$pkgs"
@@ -86,6 +88,21 @@ echo "# runtime on Cortex-M0+ -Os (text data bss): $sizeline"
 ospline=$(arm-none-eabi-gcc -std=c99 -ffreestanding -nostdlib -Os -mcpu=cortex-m0plus -mthumb -I"$top/include" \
   -I"$top/rt" -DPATHPROF_OSP_MEMORY=4096 -c "$top/rt/core/osp.c" -o m0-osp.o && arm-none-eabi-size m0-osp.o | tail -1)
 echo "# osp runtime on Cortex-M0+ -Os, PATHPROF_OSP_MEMORY=4096 (text data bss): $ospline"
+
+# ---- make rt-freestanding: one library per target, with the back ends the target can take ----
+for t in "atmega328p:avr-:-mmcu=atmega328p:" "cortex-m0:arm-none-eabi-:-mcpu=cortex-m0 -mthumb:semihost.o" \
+         "rv32i:riscv64-unknown-elf-:-march=rv32i -mabi=ilp32:semihost.o"; do
+  name=${t%%:*}; r=${t#*:}; cross=${r%%:*}; r=${r#*:}; arch=${r%%:*}; semi=${r#*:}
+  lib="$top/lib/freestanding/regress-$name/libpathprof.a"
+  rm -f "$lib"
+  if make -C "$top" -s rt-freestanding CROSS="$cross" RT_ARCH="$arch" RT_NAME="regress-$name" >"fs-$name.log" 2>&1; then
+    members=$(${cross}ar t "$lib" | sort | tr '\n' ' ')
+    want=$(printf '%s\n' core.o freestanding.o kpath.o osp.o textdump.o $semi | sort | tr '\n' ' ')
+    why="members: $members"; check "make rt-freestanding for $name: $want" [ "$members" = "$want" ]
+  else
+    nok "make rt-freestanding for $name" "$(grep -m1 -i 'error' "fs-$name.log")"
+  fi
+done
 
 # ---- the runtime on the host under UBSan and ASan, in its 64-bit and 32-bit-target variants ----
 for v in "64:" "32:-DPATHPROF_SLOT32 -DPATHPROF_SOFT_DIV -DPATHPROF_CHUNK=7"; do

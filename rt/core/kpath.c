@@ -13,6 +13,7 @@
    the n-grams kept. Needs no library: no division, no variable 64-bit shift. The host turns the
    dumped forests into k-iteration path forests (translator/kpath.c). */
 #include "core.h"
+#include <stdint.h> /* uintptr_t: pointers are 16 bits on AVR, 64 on LP64 */
 
 #define KSLB_TAG 0x424C534BUL /* "KSLB" */
 #define KMAX 64               /* largest k; the dump's walk keeps 2k-2 levels on the stack */
@@ -222,7 +223,7 @@ static unsigned long mix(unsigned long long key)
 /* Slot of function (u, fn) in a table of cap entries. */
 static unsigned long fun_slot(const struct __pathprof_unit *u, unsigned long fn, unsigned long cap)
 {
-  return mix((unsigned long long)(unsigned long)u ^ ((unsigned long long)fn << 20)) & (cap - 1);
+  return mix((unsigned long long)(uintptr_t)u ^ ((unsigned long long)fn << 20)) & (cap - 1);
 }
 
 /* Doubles the context's function table; 0, or -1 with the table unchanged. */
