@@ -195,6 +195,20 @@ static void signed_bytes(char *out, size_t n, bool have, int64_t d) {
   else snprintf(out, n, "%+" PRId64, d);
 }
 
+/* The counter cells function f owns in its unit's array, by the mode it was built in: edge mode
+   a cell per chord, ppp its slots (or path mode's array when it kept it), path mode a cell per
+   path and one for bad ids. Functions that count elsewhere get *kind instead: "hash", "forest"
+   (kpath's k-slab forest) or "none" (osp samples subpaths and counts no paths). */
+static uint64_t func_cells(const PPTables *t, const PPTabFunc *f, const char **kind) {
+  *kind = NULL;
+  if (pp_tables_edge_mode(t)) return (uint64_t)f->counters;
+  if (f->hash) { *kind = "hash"; return 0; }
+  if (f->kpath) { *kind = "forest"; return 0; }
+  if (t->mode && !strcmp(t->mode, "osp")) { *kind = "none"; return 0; }
+  if (f->ppp_array) return f->num.slots;
+  return f->g.npaths + 1;
+}
+
 int pp_cmd_size(int argc, char **argv) {
   const char *obj = NULL, *base = NULL;
   VEC(const char *) extra = {0};
@@ -246,8 +260,10 @@ int pp_cmd_size(int argc, char **argv) {
     for (size_t k = 0; k < tab.funcs.n; k++) {
       const PPTabFunc *f = &tab.funcs.v[k];
       char cnt[32], probe[32], plain[32], code[32];
-      if (f->hash) { snprintf(cnt, sizeof cnt, "hash"); any_hash = true; }
-      else snprintf(cnt, sizeof cnt, "%" PRIu64, (f->g.npaths + 1) * width);
+      const char *kind = NULL;
+      uint64_t cells = func_cells(&tab, f, &kind);
+      if (kind) { snprintf(cnt, sizeof cnt, "%s", kind); any_hash |= f->hash; }
+      else snprintf(cnt, sizeof cnt, "%" PRIu64, cells * width);
       uint64_t fsz = 0, psz = 0;
       bool fs = func_size(&e, f->name, file, &fsz), ps = have_base && func_size(&b, f->name, file, &psz);
       if (fs) { snprintf(code, sizeof code, "%" PRIu64, fsz); unit_code += fsz; }
