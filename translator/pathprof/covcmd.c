@@ -40,7 +40,7 @@ int pp_cmd_coverage(int argc, char **argv) {
   if (out && strcmp(out, "-")) {
     tmp = pp_xasprintf("%s.tmp.%ld", out, (long)getpid());
     if (!(o = fopen(tmp, "w"))) {
-      fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", tmp, strerror(errno));
+      fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", out, strerror(errno));
       free(tmp);
       pp_coverage_free(&c);
       pp_loaded_free(&l);

@@ -9,16 +9,35 @@ static void pct(FILE *o, uint64_t hit, uint64_t total) {
   else fprintf(o, "%15s %6s", "-", "");
 }
 
+/* The first column's width: the longest file name or "  function:line" label, at least 32, so
+   long paths do not push the figures out of their columns. */
+static int name_width(const PPCoverage *c) {
+  size_t w = 32;
+  for (size_t i = 0; i < c->files.n; i++) {
+    const PPCovFile *f = &c->files.v[i];
+    size_t n = strlen(pp_coverage_file_name(f));
+    if (n > w) w = n;
+    for (size_t k = 0; k < f->funcs.n; k++) {
+      const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
+      n = 2 + strlen(fn->f->name) + 11;  /* "  name:" and up to 10 digits */
+      if (n > w) w = n;
+    }
+  }
+  return (int)w;
+}
+
+/* Functions are named at the line of their name, as gcov and the lcov writer do. */
 void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
   PPCovSum all = {0};
+  int w = name_width(c);
   fprintf(o, "pathprof coverage: %s: %zu files, %zu functions\n", profile, c->files.n, c->funcs.n);
-  fprintf(o, "%-32s %-22s %-22s %-22s %-22s %s\n", "", "lines", "functions", "blocks", "branches", "paths");
+  fprintf(o, "%-*s %-22s %-22s %-22s %-22s %s\n", w, "", "lines", "functions", "blocks", "branches", "paths");
   for (size_t i = 0; i < c->files.n; i++) {
     const PPCovFile *f = &c->files.v[i];
     PPCovSum s = {0};
     pp_coverage_sum_file(c, f, &s);
     pp_coverage_sum_add(&all, &s);
-    fprintf(o, "\n%-32s ", pp_coverage_file_name(f));
+    fprintf(o, "\n%-*s ", w, pp_coverage_file_name(f));
     pct(o, s.lines_hit, s.lines); fputc(' ', o);
     pct(o, s.funcs_hit, s.funcs); fputc(' ', o);
     pct(o, s.blocks_hit, s.blocks); fputc(' ', o);
@@ -26,8 +45,8 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
     pct(o, s.paths_hit, s.paths); fputc('\n', o);
     for (size_t k = 0; k < f->funcs.n; k++) {
       const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
-      char *name = pp_xasprintf("  %s:%u", fn->f->name, fn->f->line);
-      fprintf(o, "%-32s ", name);
+      char *name = pp_xasprintf("  %s:%u", fn->f->name, fn->name_line);
+      fprintf(o, "%-*s ", w, name);
       free(name);
       pct(o, fn->lines_hit, fn->lines_total); fputc(' ', o);
       fprintf(o, "%14" PRIu64 " calls  ", fn->calls);
@@ -41,7 +60,7 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
       fputc('\n', o);
     }
   }
-  fprintf(o, "\n%-32s ", "total");
+  fprintf(o, "\n%-*s ", w, "total");
   pct(o, all.lines_hit, all.lines); fputc(' ', o);
   pct(o, all.funcs_hit, all.funcs); fputc(' ', o);
   pct(o, all.blocks_hit, all.blocks); fputc(' ', o);
