@@ -1,8 +1,9 @@
 #!/bin/sh
-# pathprof coverage's text table and output errors: a file name longer than the first column keeps
-# the figures in their columns; a function is named at its name's line, as lcov's FN record says
-# (not the line of a return type written above it); -o into a missing directory names the file
-# the user gave, not a temporary.
+# pathprof coverage's text table, function identity and output errors: a file name longer than the
+# first column keeps the figures in their columns; a function is named at its name's line, as
+# lcov's FN record says (not the line of a return type written above it); a header's function
+# included as "inc/h.h" and "../inc/h.h" is one function; -o into a missing directory names the
+# file the user gave, not a temporary.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=coverage_text
 . "$top/regress/private.sh"
@@ -49,3 +50,18 @@ else echo "not ok coverage-text function line: lcov FN line '$fn', text: $(grep 
 if [ $rc != 0 ] && grep -q 'cannot write nodir/x\.info:' err.out && ! grep -q 'tmp' err.out; then
   echo "ok coverage-text -o into a missing directory names the file given"
 else echo "not ok coverage-text -o into a missing directory: rc $rc, $(head -1 err.out)"; fi
+
+# a static inline function of a header is one function, whichever relative path includes it
+mkdir -p hdr/inc hdr/src
+printf 'static inline int twice(int x)\n{\n  return 2 * x;\n}\n' >hdr/inc/h.h
+printf '#include "../inc/h.h"\nint a(int x) { return twice(x); }\n' >hdr/src/a.c
+printf '#include "inc/h.h"\nint a(int);\nint main(void) { return a(1) + twice(2) - 6; }\n' >hdr/b.c
+if (cd hdr/src && "$pc" gcc -O0 -c a.c -o a.o) 2>hdr.log && (cd hdr && "$pc" gcc -O0 -o prog b.c src/a.o) 2>>hdr.log &&
+   (cd hdr && PATHPROF_FILE=h.prof ./prog); then
+  (cd hdr && "$pp" coverage --format lcov h.prof) >hdr.info 2>>hdr.log
+  n=$(grep -c '^FN:[0-9]*,twice$' hdr.info); fnda=$(sed -n 's/^FNDA:\([0-9]*\),twice$/\1/p' hdr.info)
+  if [ "$n" = 1 ] && [ "$fnda" = 2 ]; then echo "ok coverage-text a header function included by two spellings is one function"
+  else echo "not ok coverage-text header function: $n FN records for twice, FNDA '$fnda' (want 1 and 2)"; fi
+else
+  echo "not ok coverage-text header build: $(head -1 hdr.log)"
+fi

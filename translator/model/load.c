@@ -6,6 +6,7 @@
 #include "flow.h"
 #include "kipf.h"
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -249,11 +250,40 @@ char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
 
 /* ---- the program's functions ---- */
 
+/* The file a unit's tables name, as one spelling: relative names start in the compiler's working
+   directory, and the result is the real path when the file is there, else the path with "." and
+   ".." taken out ("inc/h.h" from one directory and "../inc/h.h" from another are one file). */
+static char *file_key(const PPTables *t, const char *name) {
+  char buf[PATH_MAX];
+  char *p = name[0] != '/' && t->cwd && *t->cwd ? pp_xasprintf("%s/%s", t->cwd, name) : pp_xstrdup(name);
+  if (realpath(p, buf)) { free(p); return pp_xstrdup(buf); }
+  bool abs = p[0] == '/';
+  /* components on a stack: "." and empty ones dropped, ".." pops what it can */
+  VEC(char *) st = {0};
+  char *save = NULL;
+  for (char *c = strtok_r(p, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+    if (!strcmp(c, ".")) continue;
+    if (!strcmp(c, "..") && st.n && strcmp(st.v[st.n - 1], "..")) { st.n--; continue; }
+    if (!strcmp(c, "..") && abs && !st.n) continue;
+    VEC_PUSH(st, c);
+  }
+  PPStr out = {0};
+  for (size_t i = 0; i < st.n; i++) pp_str_addf(&out, "%s%s", i || abs ? "/" : "", st.v[i]);
+  if (!st.n) pp_str_add(&out, abs ? "/" : ".");
+  VEC_FREE(st);
+  free(p);
+  return pp_str_take(&out);
+}
+
 static bool same_function(const PPFuncView *v, const PPLoadedUnit *u, int fn) {
   const PPTabFunc *a = &v->u->tab.funcs.v[v->fn], *b = &u->tab.funcs.v[fn];
-  return !strcmp(a->name, b->name) && a->line == b->line && a->g.npaths == b->g.npaths &&
-         pp_tables_edge_mode(&v->u->tab) == pp_tables_edge_mode(&u->tab) &&
-         a->g.edges.n == b->g.edges.n && !strcmp(v->u->tab.files.v[a->file], u->tab.files.v[b->file]);
+  if (strcmp(a->name, b->name) || a->line != b->line || a->g.npaths != b->g.npaths ||
+      pp_tables_edge_mode(&v->u->tab) != pp_tables_edge_mode(&u->tab) || a->g.edges.n != b->g.edges.n)
+    return false;
+  char *x = file_key(&v->u->tab, v->u->tab.files.v[a->file]), *y = file_key(&u->tab, u->tab.files.v[b->file]);
+  bool same = !strcmp(x, y);
+  free(x); free(y);
+  return same;
 }
 
 static int by_id(const void *a, const void *b) {
