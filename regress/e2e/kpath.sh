@@ -146,3 +146,21 @@ if gcc -std=c99 -Wall -Wextra -ffreestanding -DPATHPROF_KPATH_POOL=4096 -I"$top/
      "$top/rt/core/core.c" "$top/rt/embedded/freestanding.c" "$top"/rt/profile/*.c 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
   $run "$d/pool"
 else echo "not ok kpath pool: build failed: $(head -1 "$d/build.log")"; fi
+
+# A freestanding build's text dump (the UART format) carries the k-slab forests: imported, it
+# gives the k-iteration paths the hosted build of the same object writes to its profile.
+d="$out/textdump"
+mkdir -p "$d"
+printf '#include <stdio.h>\n#include "pathprof.h"\nint workload(void);\nint main(void) { workload(); return pathprof_dump_text(putchar, "kpath", 0) ? 1 : 0; }\n' >"$d/fs.c"
+printf 'int workload(void);\nint main(void) { return workload(); }\n' >"$d/host.c"
+if (cd "$d" && "$P" --mode=kpath --k=3 gcc -O1 -Dmain=workload -c "$top/samples/loops.c" -o loops.o) 2>"$d/build.log" &&
+   gcc -std=c99 -O1 -DPATHPROF_KPATH_POOL=65536 -I"$top/include" -I"$top/rt" -o "$d/fs" "$d/fs.c" "$d/loops.o" \
+     "$top/rt/core/core.c" "$top/rt/core/kpath.c" "$top/rt/core/textdump.c" "$top/rt/embedded/freestanding.c" 2>>"$d/build.log" &&
+   (cd "$d" && "$P" gcc -o host host.c loops.o) 2>>"$d/build.log"; then
+  (cd "$d" && $run ./fs >uart.log && "$R" import uart.log -o fs.prof >import.log 2>&1 &&
+   PATHPROF_FILE=host.prof $run ./host >/dev/null &&
+   "$R" kpaths --json fs.prof | grep -v "\"profile\":" >fs.json && "$R" kpaths --json host.prof | grep -v "\"profile\":" >host.json)
+  if [ -s "$d/host.json" ] && cmp -s "$d/fs.json" "$d/host.json" && grep -q 'PP1 X ' "$d/uart.log"; then
+    echo "ok kpath text dump carries the forests: the import equals the hosted profile"
+  else echo "not ok kpath text dump: the import's k-iteration paths differ from the hosted build's (see $d)"; fi
+else echo "not ok kpath text dump: build failed: $(head -1 "$d/build.log")"; fi

@@ -625,6 +625,12 @@ static void put_sources(struct __pathprof_out *o, int drain)
     src->write(o, drain);
 }
 
+/* Whether any record source joined the dumps. */
+int __pathprof_records_any(void)
+{
+  return sources != 0;
+}
+
 /* Streams a profile of the registered sources' records only (the POSIX back end's snapshot). */
 int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain)
 {

@@ -100,6 +100,9 @@ struct __pathprof_records {
 /* Adds a record source once (later calls with the same source do nothing). */
 void __pathprof_add_records(struct __pathprof_records *src);
 
+/* Whether a record source (k-slab forests, subpath samples) is registered. */
+int __pathprof_records_any(void);
+
 /* Streams a profile holding only the registered sources' records (no unit records), draining
    their counts when drain is set; returns 0, or -1 if fn failed. */
 int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain);

@@ -1,6 +1,7 @@
 /* textdump.c: the text back end: the profile as "PP1" lines through any putchar-like function,
-   one CRC-checked frame per unit, so the dump survives being mixed into a noisy UART log
-   (doc/formats.md section 5; `pathprof import` reads it back). Freestanding and hosted: no
+   one CRC-checked frame per unit and one for k-slab forests and subpath samples, so the dump
+   survives being mixed into a noisy UART log (doc/formats.md section 5; `pathprof import` reads
+   it back). Freestanding and hosted: no
    library, no buffer of the profile (one line's bytes and the core's chunk). */
 #include "core/core.h"
 
@@ -153,13 +154,12 @@ static int record_bytes(void *ctx, const void *buf, unsigned long len)
   return t->failed ? -1 : 0;
 }
 
-/* One frame: "PP1 U <dump> <frame> <bytes> <lines> <x|b>", then its data lines. */
-static void frame(struct text *t, const struct __pathprof_unit *u)
+/* A frame's header: "PP1 <kind> <dump> <frame> <bytes> <lines> <x|b>"; its data lines follow. */
+static void frame_header(struct text *t, char kind, unsigned long size)
 {
-  unsigned long long nhash;
-  unsigned long size = __pathprof_record_size(u, &nhash), per = line_bytes(t), lines = 0, left;
+  unsigned long per = line_bytes(t), lines = 0, left;
 
-  begin_line(t, 'U');
+  begin_line(t, kind);
   field(t, t->frame);
   field(t, size);
   for (left = size; left > 0; left -= left < per ? left : per)
@@ -170,12 +170,46 @@ static void frame(struct text *t, const struct __pathprof_unit *u)
   end_line(t);
   t->line = 0;
   t->nbuf = 0;
+}
+
+/* One unit's frame ("U"): its unit record. */
+static void frame(struct text *t, const struct __pathprof_unit *u)
+{
+  unsigned long long nhash;
+  unsigned long size = __pathprof_record_size(u, &nhash);
+
+  frame_header(t, 'U', size);
   if (__pathprof_dump_record(u, nhash, record_bytes, t) == 0 && t->nbuf)
     data_line(t);
   t->frame++;
 }
 
-/* The whole dump: header line, one frame per registered unit, end line with the frame count. */
+/* pathprof_write_fn that only counts the bytes (*(unsigned long *)ctx). */
+static int count_bytes(void *ctx, const void *buf, unsigned long len)
+{
+  (void)buf;
+  *(unsigned long *)ctx += len;
+  return 0;
+}
+
+/* The records of the k-slab forests and subpath samples ("X"): a whole profile of them (§2),
+   counted first, then streamed, so no buffer holds it. Counts that change between the two
+   passes (an interrupt counting kpath ids meanwhile) make the frame's size wrong, and the
+   importer reports it damaged rather than reading it wrong. */
+static void extra_frame(struct text *t)
+{
+  unsigned long size = 0;
+
+  if (__pathprof_dump_extra(count_bytes, &size, 0) != 0)
+    return;
+  frame_header(t, 'X', size);
+  if (__pathprof_dump_extra(record_bytes, t, 0) == 0 && t->nbuf)
+    data_line(t);
+  t->frame++;
+}
+
+/* The whole dump: header line, one frame per registered unit (and one of the other records when
+   a kpath or osp build registered any), end line with the frame count. */
 int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, unsigned flags)
 {
   struct text t;
@@ -200,6 +234,8 @@ int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, un
   __pathprof_backend_sync();
   for (u = __pathprof_first(); u && !t.failed; u = __pathprof_next(u))
     frame(&t, u);
+  if (__pathprof_records_any() && !t.failed)
+    extra_frame(&t);
   begin_line(&t, 'E');
   field(&t, t.frame);
   end_line(&t);

@@ -29,6 +29,7 @@ typedef struct {
   Dump *d;
   unsigned long frame, bytes, lines, next;
   char enc;                 /* 'x' hex, 'b' base64 */
+  bool whole;               /* an X frame: a whole profile (forests, samples), not one unit record */
   size_t first_line, last_line;
   unsigned char *buf;
   size_t n, cap;
@@ -93,7 +94,7 @@ typedef struct {
 /* Finds a "PP1 <kind> " marker in s. */
 static const char *find_marker(const char *s, const char *end) {
   for (const char *p = s; p + 6 <= end; p++)
-    if (p[0] == 'P' && p[1] == 'P' && p[2] == '1' && p[3] == ' ' && strchr("HUDE", p[4]) && p[4] && p[5] == ' ') return p;
+    if (p[0] == 'P' && p[1] == 'P' && p[2] == '1' && p[3] == ' ' && strchr("HUDEX", p[4]) && p[4] && p[5] == ' ') return p;
   return NULL;
 }
 
@@ -109,7 +110,7 @@ static bool parse_fields(const char *p, const char *end, Line *l) {
     l->textlen = (size_t)(end - p);
     for (; p < end; p++) if (*p <= ' ' || *p >= 0x7f) return false;
     return true;
-  case 'U':
+  case 'U': case 'X':
     if (!space(&p, end) || !hex_field(&p, end, &l->a) || !space(&p, end) || !hex_field(&p, end, &l->b) ||
         !space(&p, end) || !hex_field(&p, end, &l->c) || !space(&p, end) || end - p != 1 || (*p != 'x' && *p != 'b'))
       return false;
@@ -225,16 +226,20 @@ static bool wanted(const Importer *im, const Dump *d) {
   return !im->only_label || (d->label && !strcmp(d->label, im->only_label));
 }
 
-/* Wraps one unit record as a whole profile and adds it to the output; NULL or why not. */
-static char *import_record(Importer *im, const unsigned char *rec, size_t n) {
-  size_t total = 16 + n + 16;
-  unsigned char *b = pp_xmalloc(total);
-  memcpy(b, "PATHPROF\1\0\0\0\0\0\0\0", 16);
-  if (n) memcpy(b + 16, rec, n);
-  static const unsigned char end[8] = {'E', 'N', 'D', 0, 1, 0, 0, 0};
-  memcpy(b + 16 + n, end, 8);
-  uint64_t h = pp_fnv1a(PP_FNV_BASIS, b, 16 + n + 8);
-  for (int i = 0; i < 8; i++) b[16 + n + 8 + i] = (unsigned char)(h >> (8 * i));
+/* Adds a frame's bytes to the output: a U frame's unit record wrapped as a whole profile, an X
+   frame's profile as it is; NULL or why not. */
+static char *import_record(Importer *im, const unsigned char *rec, size_t n, bool whole) {
+  size_t total = whole ? n : 16 + n + 16;
+  unsigned char *b = pp_xmalloc(total + 1);
+  if (whole && n) memcpy(b, rec, n);
+  if (!whole) {
+    memcpy(b, "PATHPROF\1\0\0\0\0\0\0\0", 16);
+    if (n) memcpy(b + 16, rec, n);
+    static const unsigned char end[8] = {'E', 'N', 'D', 0, 1, 0, 0, 0};
+    memcpy(b + 16 + n, end, 8);
+    uint64_t h = pp_fnv1a(PP_FNV_BASIS, b, 16 + n + 8);
+    for (int i = 0; i < 8; i++) b[16 + n + 8 + i] = (unsigned char)(h >> (8 * i));
+  }
   struct pp_profile p;
   char err[512];
   char *why = NULL;
@@ -257,7 +262,7 @@ static void close_frame(Importer *im) {
     f->why = pp_xasprintf("it has %lu of its %lu data lines (line %lu is missing)", f->next, f->lines, f->next);
   if (!f->why && f->n != f->bytes)
     f->why = pp_xasprintf("its data lines hold %zu bytes, its header says %lu", f->n, f->bytes);
-  if (!f->why && wanted(im, f->d)) f->why = import_record(im, f->buf, f->n);
+  if (!f->why && wanted(im, f->d)) f->why = import_record(im, f->buf, f->n, f->whole);
   if (f->why) {
     PPStr bad = {0};
     for (size_t i = 0; i < im->bad.n; i++)
@@ -344,13 +349,14 @@ static void handle(Importer *im, const Line *l, size_t line) {
     if (im->dump) close_dump(im, 0, false, line);
     im->dump = new_dump(im, l->dump, l->text, l->textlen, line);
     return;
-  case 'U':
+  case 'U': case 'X':
     d = dump_for(im, l->dump, line);
     d->last_line = line;
     open_frame(im, d, l->a, line);
     f->bytes = l->b;
     f->lines = l->c;
     f->enc = l->enc;
+    f->whole = l->kind == 'X';
     if (f->bytes > MAX_RECORD || f->lines > f->bytes || f->lines < (f->bytes + 63) / 64)
       f->why = pp_xasprintf("its header claims %lu bytes in %lu lines", f->bytes, f->lines);
     return;
