@@ -41,14 +41,78 @@ static int backend_ready;
 /* Modules with records of their own (rt/core/kpath.c), newest first. */
 static struct __pathprof_records *sources;
 
+/* The critical section of targets without the atomic instructions a step needs: interrupts
+   masked on a single core. The user's own (-DPATHPROF_IRQ_SAVE()=expr
+   -DPATHPROF_IRQ_RESTORE(s)=stmt: expr returns an unsigned long state that stmt restores; an
+   RTOS's critical section, say) comes first; else PRIMASK on ARM M-profile, SREG's I bit on AVR,
+   mstatus.MIE on RISC-V in machine mode; else nothing: such a target must not count from an
+   interrupt handler while the main program counts. */
+#if defined(PATHPROF_IRQ_SAVE) && defined(PATHPROF_IRQ_RESTORE)
+#define IRQ_SAVE() (PATHPROF_IRQ_SAVE())
+#define IRQ_RESTORE(s) PATHPROF_IRQ_RESTORE(s)
+#elif defined(__GNUC__) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+/* Masks interrupts (PRIMASK) and returns the previous mask. */
+static unsigned long irq_save(void)
+{
+  unsigned long s;
+  __asm__ __volatile__("mrs %0, primask\n\tcpsid i" : "=r"(s) : : "memory");
+  return s;
+}
+
+/* Restores the mask irq_save returned. */
+static void irq_restore(unsigned long s)
+{
+  __asm__ __volatile__("msr primask, %0" : : "r"(s) : "memory");
+}
+#define IRQ_SAVE() irq_save()
+#define IRQ_RESTORE(s) irq_restore(s)
+#elif defined(__GNUC__) && defined(__AVR__)
+/* Clears the global interrupt flag and returns the previous status register. */
+static unsigned long irq_save(void)
+{
+  unsigned char s;
+  __asm__ __volatile__("in %0, __SREG__\n\tcli" : "=r"(s) : : "memory");
+  return s;
+}
+
+/* Restores the status register irq_save returned (its I bit with it). */
+static void irq_restore(unsigned long s)
+{
+  __asm__ __volatile__("out __SREG__, %0" : : "r"((unsigned char)s) : "memory");
+}
+#define IRQ_SAVE() irq_save()
+#define IRQ_RESTORE(s) irq_restore(s)
+#elif defined(__GNUC__) && defined(__riscv)
+/* Clears mstatus.MIE (bit 3) and returns the previous mstatus. */
+static unsigned long irq_save(void)
+{
+  unsigned long s;
+  /* csrrci %0, mstatus, 8, spelled as its encoding: assemblers that know RV32I without Zicsr
+     refuse the mnemonic (the uimm field 8 is written as register x8) */
+  __asm__ __volatile__(".insn i 0x73, 7, %0, x8, 0x300" : "=r"(s) : : "memory");
+  return s;
+}
+
+/* Sets mstatus.MIE again if it was set before irq_save. */
+static void irq_restore(unsigned long s)
+{
+  if (s & 8UL)
+    __asm__ __volatile__(".insn i 0x73, 6, x0, x8, 0x300" : : : "memory"); /* csrsi mstatus, 8 */
+}
+#define IRQ_SAVE() irq_save()
+#define IRQ_RESTORE(s) irq_restore(s)
+#else
+#define IRQ_SAVE() 0UL
+#define IRQ_RESTORE(s) ((void)(s))
+#endif
+
 /* How the registry's links are published, best first:
    - GNU atomics, where pointers and ints are lock-free (no libatomic call): hosts, Cortex-M3/M4,
      RISC-V with the A extension;
-   - -DPATHPROF_IRQ_SAVE()=expr -DPATHPROF_IRQ_RESTORE(s)=stmt: a critical section of the user's
-     (expr returns an unsigned long state that stmt restores), for other single-core targets;
-   - on ARM M-profile cores without exclusives (Cortex-M0/M0+/M23): PRIMASK masks interrupts;
-   - else plain loads and stores: registrations must not race (one thread, no instrumented
-     interrupt handler whose unit registers while the main program registers another). */
+   - else the critical section above (IRQ_SAVE: the user's, PRIMASK, SREG, mstatus), or plain
+     loads and stores where there is none: registrations must not race then (one thread, no
+     instrumented interrupt handler whose unit registers while the main program registers
+     another). */
 #if defined(__GNUC__) && defined(__GCC_ATOMIC_POINTER_LOCK_FREE) && \
     __GCC_ATOMIC_POINTER_LOCK_FREE == 2 && __GCC_ATOMIC_INT_LOCK_FREE == 2
 /* Reads a shared link so that the unit it points to is fully visible (acquire). */
@@ -85,29 +149,6 @@ static void push_source(struct __pathprof_records **list, struct __pathprof_reco
   while (!__atomic_compare_exchange_n(list, &h, src, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 }
 #else
-#if defined(PATHPROF_IRQ_SAVE) && defined(PATHPROF_IRQ_RESTORE)
-#define IRQ_SAVE() (PATHPROF_IRQ_SAVE())
-#define IRQ_RESTORE(s) PATHPROF_IRQ_RESTORE(s)
-#elif defined(__GNUC__) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-/* Masks interrupts (PRIMASK) and returns the previous mask. */
-static unsigned long irq_save(void)
-{
-  unsigned long s;
-  __asm__ __volatile__("mrs %0, primask\n\tcpsid i" : "=r"(s) : : "memory");
-  return s;
-}
-
-/* Restores the mask irq_save returned. */
-static void irq_restore(unsigned long s)
-{
-  __asm__ __volatile__("msr primask, %0" : : "r"(s) : "memory");
-}
-#define IRQ_SAVE() irq_save()
-#define IRQ_RESTORE(s) irq_restore(s)
-#else
-#define IRQ_SAVE() 0UL
-#define IRQ_RESTORE(s) ((void)(s))
-#endif
 
 /* Plain read of a link (aligned pointer loads are single accesses on every supported core). */
 static struct __pathprof_unit *load_link(struct __pathprof_unit **p)
@@ -341,12 +382,24 @@ void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, uns
   __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
 }
 #else
-/* Without lock-free 64-bit atomics the plain version is all there is (single-threaded targets). */
+/* Without lock-free 64-bit atomics: the plain version inside the critical section (single-core
+   targets, where an interrupt handler is the only other counter). */
 void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
 {
+  unsigned long s = IRQ_SAVE();
   __pathprof_hash_add(u, fn, id);
+  IRQ_RESTORE(s);
 }
 #endif
+
+/* *p += v inside the critical section: --update=atomic's counter add on targets with no atomic
+   add (Cortex-M0, AVR, RV32I), so a main loop and an interrupt handler never lose a count. */
+void __pathprof_add_masked(unsigned long long *p, unsigned long long v)
+{
+  unsigned long s = IRQ_SAVE();
+  *p += v;
+  IRQ_RESTORE(s);
+}
 
 /* Array counter i of u, whatever its width. */
 unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i)

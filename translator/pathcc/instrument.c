@@ -265,7 +265,19 @@ static void expect_tables(PPStr *s, const Unit *u, const bool *used, const char 
 
 /* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
    from rt/core/unit.h at build time, so both sides share one definition. */
-static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used) {
+/* The 64-bit counter add of targets with 32-bit atomic adds only (Cortex-M3, RV32A): the low
+   word first, then the carry into the high one, both relaxed; a reader between the two sees a
+   count 2^32 short, never a count lost. Counters are little-endian there (pathcc checks). */
+static const char aadd32[] =
+  "typedef unsigned int __attribute__((__may_alias__)) __pathprof_w32;\n"
+  "static __inline__ void __pathprof_aadd(unsigned long long *p, unsigned long long v) {\n"
+  "  __pathprof_w32 *w = (__pathprof_w32 *)p;\n"
+  "  unsigned int a = (unsigned int)v, old = __atomic_fetch_add(&w[0], a, 0);\n"
+  "  unsigned int hi = (unsigned int)(v >> 32) + ((unsigned int)(old + a) < old);\n"
+  "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
+  "}\n";
+
+static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how) {
   char *tables = c_string(u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;
   PPStr s = {0};
@@ -280,6 +292,8 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     p = m + (m == c ? 15 : 14);
   }
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
+  if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
+  if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
   if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
   expect_tables(&s, u, used, ext);
@@ -354,7 +368,8 @@ static char *warning_line(const Unit *u) {
 }
 
 /* The counting form the update policy gives with this compiler (README "Threads"): atomic is
-   a relaxed GNU atomic add, else a C11 atomic; prefer-atomic is per-thread shards (GNU __thread
+   a relaxed GNU atomic add (of 64 bits, or 32 with a carry, or masked where the target has no
+   atomic adds: PPOptions.atomic), else a C11 atomic; prefer-atomic is per-thread shards (GNU __thread
    or C11 _Thread_local), else atomic. Without either, one warning and plain counting. */
 static int counting(const Unit *u, bool gnu, char **warning) {
   int want = u->o->update;
@@ -366,7 +381,8 @@ static int counting(const Unit *u, bool gnu, char **warning) {
   }
   /* shards live in malloc'd memory, so continuous builds count atomically in the mapping */
   if (want == PP_UPDATE_PREFER_ATOMIC && (gnu || u->o->c11) && !u->o->continuous) return PP_COUNT_SHARD;
-  if (gnu) return PP_COUNT_GNU_ATOMIC;
+  if (gnu) return u->o->atomic == PP_ATOMIC_64 ? PP_COUNT_GNU_ATOMIC
+                : u->o->atomic == PP_ATOMIC_32_CARRY ? PP_COUNT_ATOMIC_CARRY : PP_COUNT_ATOMIC_MASKED;
   if (u->o->c11) return PP_COUNT_C11_ATOMIC;
   *warning = pp_xasprintf("%s: --update=%s: the compiler has neither GNU atomic builtins nor C11 atomics "
                           "here; counted with plain increments (counts may be lost between threads)",
@@ -409,7 +425,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
     free(expect);
     any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
   }
-  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used);
+  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how);
   free(used);
   res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
   free(pre);

@@ -8,6 +8,8 @@
 
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
+/* How an atomic add of a 64-bit counter is done on the target (--update=atomic). */
+enum { PP_ATOMIC_64, PP_ATOMIC_32_CARRY, PP_ATOMIC_MASKED };
 /* What the instrumented code records (--mode=). */
 typedef enum { PP_MODE_PATH, PP_MODE_EDGE, PP_MODE_KPATH, PP_MODE_PPP, PP_MODE_OSP } PPMode;
 /* Modes other than edge all place path mode's register increments. */
@@ -27,6 +29,7 @@ typedef struct {
   unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
   int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC or _PREFER_ATOMIC */
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
+  int atomic;               /* PP_ATOMIC_*: what the target's atomic adds can do */
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */

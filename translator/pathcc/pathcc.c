@@ -23,7 +23,8 @@ typedef struct {
   bool strict, verbose;
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
-  int int_bits;          /* the target's int width, once asked (-1 before, 0 unknown) */
+  char *macros;           /* the compiler's predefined macros for the target, once asked */
+  bool macros_asked;
   bool hash_cap_given;       /* --hash-cap was given */
   const char *interesting;   /* --interesting=SPEC */
   PPInteresting spec;        /* SPEC, read once */
@@ -417,22 +418,48 @@ static bool selected(const Driver *d, const char *src) {
   return in;
 }
 
-/* The target's int width from the compiler's predefined __SIZEOF_INT__ (with the user's
-   flags, which choose the target), asked once; 0 when the compiler cannot say. */
-static int int_bits(Driver *d) {
-  if (d->int_bits >= 0) return d->int_bits;
+/* The compiler's predefined macros with the user's flags (which choose the target), asked once
+   (NULL when the compiler cannot say); what the target can do is read from them. */
+static const char *target_macros(Driver *d) {
+  if (d->macros_asked) return d->macros;
+  d->macros_asked = true;
   char *out = pp_xasprintf("%s/macros.h", d->tmpdir);
   Args a = cmd(d);
   copy_options(&a, d, done_by_preprocessor);
   const char *ask[] = { "-dM", "-E", "-x", "c", "/dev/null", "-o", out };
   for (size_t i = 0; i < sizeof ask / sizeof *ask; i++) VEC_PUSH(a, (char *)ask[i]);
-  d->int_bits = 0;
-  char *text = run(&a, "/dev/null", d->verbose) == 0 ? pp_read_file(out, NULL) : NULL;
-  const char *m = text ? strstr(text, "#define __SIZEOF_INT__ ") : NULL;
-  if (m) d->int_bits = 8 * atoi(m + 23);
-  free(text); free(out);
+  d->macros = run(&a, "/dev/null", d->verbose) == 0 ? pp_read_file(out, NULL) : NULL;
+  free(out);
   VEC_FREE(a);
-  return d->int_bits;
+  return d->macros;
+}
+
+/* The value of predefined macro name as a number, or dflt when it is not defined. */
+static long macro_value(Driver *d, const char *name, long dflt) {
+  const char *text = target_macros(d);
+  char *pat = pp_xasprintf("#define %s ", name);
+  const char *m = text ? strstr(text, pat) : NULL;
+  long v = m ? strtol(m + strlen(pat), NULL, 0) : dflt;
+  free(pat);
+  return v;
+}
+
+/* The target's int width from __SIZEOF_INT__; 0 when the compiler cannot say. */
+static int int_bits(Driver *d) {
+  return (int)(8 * macro_value(d, "__SIZEOF_INT__", 0));
+}
+
+/* How --update=atomic adds on this target (PP_ATOMIC_*): 64-bit lock-free adds where they exist
+   (hosts, AArch64, RV64A), else 32-bit ones with a carry (Cortex-M3/M4/M7, RV32A), else the
+   runtime's interrupt-masked add (Cortex-M0, AVR, RV32I: no atomic instructions at all). */
+static int atomic_kind(Driver *d) {
+  if (macro_value(d, "__GCC_ATOMIC_LLONG_LOCK_FREE", 2) == 2) return PP_ATOMIC_64;
+  const char *m = target_macros(d);
+  bool little = m && (strstr(m, "#define __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__\n") ||
+                      strstr(m, "#define __BYTE_ORDER__ 1234\n"));
+  if (macro_value(d, "__GCC_ATOMIC_INT_LOCK_FREE", 0) == 2 && int_bits(d) == 32 && little)
+    return PP_ATOMIC_32_CARRY;
+  return PP_ATOMIC_MASKED;
 }
 
 /* --counter-bits=32 needs an int of 32 bits or more, and path mode; else the unit keeps 64-bit counters. */
@@ -479,6 +506,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   o.source = src;
   o.tables = tables;
   o.counter_bits = counter_bits(d, src);
+  o.atomic = o.update != PP_UPDATE_SINGLE ? atomic_kind(d) : PP_ATOMIC_64;
   o.fn_include = d->inc_funcs.v;
   o.n_fn_include = d->inc_funcs.n;
   o.fn_exclude = d->exc_funcs.v;
@@ -799,7 +827,6 @@ int main(int argc, char **argv) {
   d.opt.array_limit = 4096;
   d.opt.hash_cap = 4096;
   d.opt.counter_bits = 64;
-  d.int_bits = -1;
   d.opt.k = 4;
   env_options(&d);
   config_file(&d);

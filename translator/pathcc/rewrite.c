@@ -75,6 +75,11 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
   case PP_COUNT_GNU_ATOMIC:
     s = pp_xasprintf("__atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx, amount ? amount : "1");
     break;
+  case PP_COUNT_ATOMIC_CARRY:
+  case PP_COUNT_ATOMIC_MASKED:
+    s = pp_xasprintf("%s(&%s[%s], %s)", l->counting == PP_COUNT_ATOMIC_CARRY ? "__pathprof_aadd" : "__pathprof_add_masked",
+                     c, idx, amount ? amount : down ? "~0ULL" : "1");
+    break;
   case PP_COUNT_C11_ATOMIC:
     s = amount ? pp_xasprintf("*(_Atomic unsigned long long *)&%s[%s]%s", c, idx, op)
                : pp_xasprintf("%s*(_Atomic unsigned long long *)&%s[%s]", op, c, idx);

@@ -4,9 +4,11 @@
 #include "cfg.h"
 
 /* How an array counter is bumped: plain `c[i]++`; a relaxed GNU atomic add; a C11 atomic
-   compound assignment; or in the calling thread's shard of the unit's counters. The hash table
-   is atomic in all but the plain form. */
-enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_SHARD };
+   compound assignment; in the calling thread's shard of the unit's counters; on targets without
+   64-bit atomic adds, two 32-bit ones with a carry (__pathprof_aadd, in the prelude) or, without
+   any, the runtime's interrupt-masked add. The hash table is atomic in all but the plain form. */
+enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_SHARD, PP_COUNT_ATOMIC_CARRY,
+       PP_COUNT_ATOMIC_MASKED };
 
 /* How a function keeps its counts. */
 typedef struct {

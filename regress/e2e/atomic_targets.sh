@@ -1,0 +1,133 @@
+#!/bin/sh
+# --update=atomic on every embedded target: pathcc picks what the target's atomics can do (64-bit
+# lock-free adds; 32-bit ones with a carry on Cortex-M3/M4 and RV32IMAC; the runtime's
+# interrupt-masked add on Cortex-M0, RV32I and AVR, which have no atomic add), and the program
+# links with no libatomic. Under QEMU, a Cortex-M3 and a Cortex-M0 program whose main loop and
+# SysTick handler call the same function count every call (path and edge mode).
+# Installs gcc-arm-none-eabi, gcc-riscv64-unknown-elf, gcc-avr and qemu-system-arm when missing.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+e2e_name=atomic_targets
+. "$top/regress/private.sh"
+cd "$out" || exit 1
+pc="$top/bin/pathcc"; pp="$top/bin/pathprof"
+
+pkgs=
+command -v arm-none-eabi-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-arm-none-eabi"
+command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-riscv64-unknown-elf"
+command -v avr-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-avr"
+command -v qemu-system-arm >/dev/null 2>&1 || pkgs="$pkgs qemu-system-arm"
+if [ -n "$pkgs" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $pkgs; } >apt.log 2>&1 ||
+      { echo "not ok atomic-targets install: apt-get install$pkgs failed"; exit 0; }
+  else echo "skip atomic-targets: missing$pkgs"; exit 0; fi
+fi
+
+cat >work.c <<'C'
+/* The function both the main loop and the interrupt handler run. */
+int work(int x)
+{
+  int s = 0;
+  if (x & 1) s += 3;
+  if (x & 2) s ^= x;
+  return s;
+}
+C
+rt="$top/rt/core/core.c $top/rt/embedded/freestanding.c"
+
+# ---- what each target gets, and that it links without libatomic ----
+for t in "cortex-m0:arm-none-eabi-gcc -mcpu=cortex-m0 -mthumb:__pathprof_add_masked" \
+         "cortex-m3:arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb:__pathprof_aadd" \
+         "cortex-m4f:arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16:__pathprof_aadd" \
+         "rv32imac:riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32:__pathprof_aadd" \
+         "rv32i:riscv64-unknown-elf-gcc -march=rv32i -mabi=ilp32:__pathprof_add_masked" \
+         "rv64imac:riscv64-unknown-elf-gcc -march=rv64imac -mabi=lp64 -mcmodel=medany:__atomic_fetch_add" \
+         "atmega328p:avr-gcc -mmcu=atmega328p:__pathprof_add_masked"; do
+  name=${t%%:*}; r=${t#*:}; cc=${r%%:*}; want=${r#*:}
+  mkdir -p "$name"
+  for m in path edge; do
+    if (cd "$name" && "$pc" --update=atomic --mode=$m $cc -Os -ffreestanding -save-temps -c ../work.c -o work-$m.o) >"$name/$m.log" 2>&1 &&
+       ! grep -q 'warning' "$name/$m.log"; then
+      if grep -q "$want(" "$name/work-$m.i"; then echo "ok atomic-targets $name $m counts with $want"
+      else echo "not ok atomic-targets $name $m: expected $want in the instrumented unit"; fi
+      printf 'int work(int);\nvoid _start(void) { volatile int v = 0; for (;;) v += work(v); }\n' >"$name/start.c"
+      if $cc -Os -ffreestanding -nostdlib -I"$top/include" -I"$top/rt" -o "$name/prog-$m.elf" "$name/start.c" \
+           "$name/work-$m.o" $rt -lgcc >"$name/ld-$m.log" 2>&1; then
+        echo "ok atomic-targets $name $m links without libatomic"
+      else echo "not ok atomic-targets $name $m links: $(grep -m1 'undefined\|error' "$name/ld-$m.log")"; fi
+    else echo "not ok atomic-targets $name $m: pathcc $(grep -m1 'warning\|error' "$name/$m.log")"; fi
+  done
+done
+
+# ---- under QEMU: main loop and SysTick handler in one function, every call counted ----
+cat >isr.c <<'C'
+#include "pathprof.h"
+#define N_MAIN 20000
+#define N_ISR 5000
+int work(int x);
+extern unsigned int _sidata[], _sdata[], _edata[], _sbss[], _ebss[], _estack[];
+static volatile int isr_calls;
+static volatile int sink;
+#define SYST ((volatile unsigned int *)0xe000e010u)
+void SysTick_Handler(void)
+{
+  if (isr_calls < N_ISR) { sink += work(isr_calls); isr_calls++; }
+}
+static int run(void)
+{
+  int i;
+  SYST[1] = 97;   /* reload: an interrupt every 98 cycles, often inside work() */
+  SYST[2] = 0;
+  SYST[0] = 7;    /* processor clock, interrupt, enable */
+  for (i = 0; i < N_MAIN; i++) sink += work(i);
+  while (isr_calls < N_ISR) {}
+  SYST[0] = 0;
+  return pathprof_semihost_write("isr.prof");
+}
+void Reset_Handler(void)
+{
+  volatile unsigned int *d = _sdata;
+  const unsigned int *s = _sidata;
+  while (d < _edata) *d++ = *s++;
+  for (d = _sbss; d < _ebss;) *d++ = 0;
+  pathprof_semihost_exit(run());
+}
+void Fault_Handler(void) { pathprof_semihost_exit(99); }
+typedef void (*handler)(void);
+__attribute__((section(".isr_vector"), used)) const handler vectors[16] = {
+  (handler)(unsigned long)_estack, Reset_Handler, Fault_Handler, Fault_Handler, Fault_Handler, Fault_Handler,
+  Fault_Handler, 0, 0, 0, 0, Fault_Handler, Fault_Handler, 0, Fault_Handler, SysTick_Handler };
+C
+cat >m.ld <<'L'
+MEMORY { FLASH (rx) : ORIGIN = 0, LENGTH = 128K  RAM (rwx) : ORIGIN = 0x20000000, LENGTH = 16K }
+SECTIONS {
+  .text : { KEEP(*(.isr_vector)) *(.text .text.*) *(.rodata .rodata.*) . = ALIGN(8); } > FLASH
+  .data : ALIGN(8) { _sdata = .; *(.data .data.*) . = ALIGN(8); _edata = .; } > RAM AT > FLASH
+  _sidata = LOADADDR(.data);
+  .bss (NOLOAD) : ALIGN(8) { _sbss = .; *(.bss .bss.* COMMON) . = ALIGN(8); _ebss = .; } > RAM
+  _estack = ORIGIN(RAM) + LENGTH(RAM);
+}
+L
+for t in "cortex-m3:-mcpu=cortex-m3:lm3s6965evb" "cortex-m0:-mcpu=cortex-m0:microbit"; do
+  name=${t%%:*}; r=${t#*:}; cpu=${r%%:*}; board=${r#*:}
+  for m in path edge; do
+    for u in atomic single; do
+      d="q-$name-$m-$u"; mkdir -p "$d"
+      if (cd "$d" && "$pc" --update=$u --mode=$m arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -c ../work.c -o work.o &&
+          arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -nostdlib -T ../m.ld -I"$top/include" -I"$top/rt" -o isr.elf \
+            ../isr.c work.o "$top/rt/core/core.c" "$top/rt/embedded/freestanding.c" "$top/rt/embedded/semihost.c" -lgcc) \
+           >"$d/build.log" 2>&1; then
+        (cd "$d" && timeout 60 qemu-system-arm -M $board -display none -monitor none -serial null \
+           -semihosting-config enable=on,target=native -kernel isr.elf) >"$d/run.log" 2>&1
+        calls=$( (cd "$d" && "$pp" coverage --format json isr.prof) 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(sum(f["calls"] for fl in j["files"] for f in fl["functions"] if f["name"] == "work"))' 2>/dev/null)
+        if [ "$u" = atomic ]; then
+          if [ "$calls" = 25000 ]; then echo "ok atomic-targets qemu $name $m --update=atomic counts all 25000 calls"
+          else echo "not ok atomic-targets qemu $name $m --update=atomic: ${calls:-no profile} calls counted of 25000 ($(head -1 "$d/run.log"))"; fi
+        else echo "# qemu $name $m --update=single: ${calls:-no profile} of 25000 calls counted"; fi
+      else echo "not ok atomic-targets qemu $name $m $u build: $(grep -m1 'error\|warning' "$d/build.log")"; fi
+    done
+  done
+done
