@@ -20,6 +20,10 @@ typedef enum { PP_EST_WU_LARUS, PP_EST_LOOP } PPEstimator;
 typedef struct {
   const char *source;       /* the user's source file, for the tables */
   const char *tables;       /* absolute path of the tables file to write */
+  const char *tables_key;   /* the tables' name as the object records it (the user's prefix maps
+                               applied), or NULL for tables itself */
+  const char *const *map_from, *const *map_to;  /* the user's -f*-prefix-map=OLD=NEW, in order */
+  size_t nmaps;
   bool trace;               /* also log block entries (the oracle build) */
   bool osp_tls;             /* osp: the skip counter is per thread (the compiler targets the host) */
   uint64_t array_limit;     /* functions with more paths count in the hash table */

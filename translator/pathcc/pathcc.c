@@ -24,6 +24,8 @@ typedef struct {
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   char *macros;           /* the compiler's predefined macros for the target, once asked */
+  VEC(char *) map_from;   /* the user's prefix maps, OLD and NEW (prefix_maps) */
+  VEC(char *) map_to;
   bool macros_asked;
   bool hash_cap_given;       /* --hash-cap was given */
   const char *interesting;   /* --interesting=SPEC */
@@ -188,6 +190,30 @@ static char *absolute(const char *path) {
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
   return pp_xasprintf("%s/%s", cwd, path);
+}
+
+/* The user's -ffile-prefix-map, -fdebug-prefix-map and -fmacro-prefix-map (OLD=NEW), in order:
+   the object names its tables and hashes its source paths through them, as GCC writes debug
+   info and __FILE__, so builds of one tree in two directories are bit-identical. */
+static void prefix_maps(Driver *d) {
+  static const char *const opts[] = { "-ffile-prefix-map=", "-fdebug-prefix-map=", "-fmacro-prefix-map=" };
+  for (size_t i = 0; i < d->args.n; i++)
+    for (size_t k = 0; k < 3; k++) {
+      const char *a = d->args.v[i], *eq;
+      if (strncmp(a, opts[k], strlen(opts[k])) || !(eq = strchr(a + strlen(opts[k]), '='))) continue;
+      VEC_PUSH(d->map_from, pp_xasprintf("%.*s", (int)(eq - a - strlen(opts[k])), a + strlen(opts[k])));
+      VEC_PUSH(d->map_to, pp_xstrdup(eq + 1));
+    }
+}
+
+/* path through the prefix maps (the last that matches wins), or NULL when none does. */
+static char *mapped(const Driver *d, const char *path) {
+  for (size_t m = d->map_from.n; m-- > 0;) {
+    size_t n = strlen(d->map_from.v[m]);
+    if (n && !strncmp(path, d->map_from.v[m], n))
+      return pp_xasprintf("%s%s", d->map_to.v[m], path + n);
+  }
+  return NULL;
 }
 
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
@@ -492,12 +518,12 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   const char *input = stdin_copy ? stdin_copy : src;
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
   char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
-  char *tables = tables_path(d, p, k, obj), *err = NULL;
+  char *tables = tables_path(d, p, k, obj), *err = NULL, *key = mapped(d, tables);
   struct stat ost;
   bool device = stat(obj, &ost) == 0 && !S_ISREG(ost.st_mode);
   if (!selected(d, src) || device) {  /* not chosen, or output to a device: compiled as written */
     int rc = compile(d, p, input, true, obj, NULL);
-    free(ifile); free(ofile); free(errfile); free(tables); free(stdin_copy);
+    free(ifile); free(ofile); free(errfile); free(tables); free(key); free(stdin_copy);
     return rc;
   }
   int rc = preprocess(d, p, input, obj, ifile);
@@ -505,6 +531,10 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   PPOptions o = d->opt;
   o.source = src;
   o.tables = tables;
+  o.tables_key = key;
+  o.map_from = (const char *const *)d->map_from.v;
+  o.map_to = (const char *const *)d->map_to.v;
+  o.nmaps = d->map_from.n;
   o.counter_bits = counter_bits(d, src);
   o.atomic = o.update != PP_UPDATE_SINGLE ? atomic_kind(d) : PP_ATOMIC_64;
   o.fn_include = d->inc_funcs.v;
@@ -557,7 +587,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   free(res.out);
   free(res.warning);
 out:
-  free(ifile); free(ofile); free(errfile); free(tables); free(err); free(stdin_copy);
+  free(ifile); free(ofile); free(errfile); free(tables); free(key); free(err); free(stdin_copy);
   return rc;
 }
 
@@ -839,6 +869,7 @@ int main(int argc, char **argv) {
   for (; i < argc; i++)
     if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
   threads_policy(&d);
+  prefix_maps(&d);
   if (d.opt.continuous && d.opt.counter_bits == 32) die("%s", "--continuous needs 64-bit counters (not --counter-bits=32)");
   Plan p;
   analyse(&d, &p);
