@@ -15,6 +15,8 @@ int pp_cmd_diff(int argc, char **argv);          /* profcmds.c */
 int pp_cmd_residual(int argc, char **argv);      /* profcmds.c */
 int pp_cmd_import(int argc, char **argv);        /* importlog.c */
 int pp_cmd_size(int argc, char **argv);          /* size.c */
+/* pathprof clean [-n] [DIR]...: removes pathcc's tables under the directories */
+int pp_cmd_clean(int argc, char **argv);         /* clean.c */
 
 /* Imports a log or profile in memory into *out; returns its number of damaged lines, frames and
    errors (importlog.c; the fuzz harness's entry). */

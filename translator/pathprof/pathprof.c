@@ -14,6 +14,7 @@ static int usage(FILE *f) {
         "       pathprof import [-v] [--label NAME] [-o PROFILE] LOG|PROFILE...\n"
         "       pathprof hot-subpaths [--top K] [--confidence P] [--raw] [SNAPSHOT]\n"
         "       pathprof size [--baseline PLAIN] [--tables T.pp.json]... OBJECT\n"
+        "       pathprof clean [-n] [DIR]...   (removes pathcc's tables under DIR, default .)\n"
         "PROFILE defaults to $PATHPROF_FILE, else pathprof.out; tables are found through the\n"
         "profile, $PATHPROF_DB (directories, colon-separated) or the current directory tree.\n", f);
   return f == stderr ? 2 : 0;
@@ -31,6 +32,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "import")) return pp_cmd_import(argc - 2, argv + 2);
   if (!strcmp(argv[1], "hot-subpaths")) return pp_cmd_hot_subpaths(argc - 2, argv + 2);
   if (!strcmp(argv[1], "size")) return pp_cmd_size(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "clean")) return pp_cmd_clean(argc - 2, argv + 2);
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
   fprintf(stderr, "pathprof: unknown command '%s'\n", argv[1]);
   return usage(stderr);

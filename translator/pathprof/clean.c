@@ -1,0 +1,60 @@
+/* pathprof clean: removes the tables pathcc wrote under directories (as `make clean` leaves them). */
+#include "commands.h"
+#include "model/util.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+  bool dry;          /* -n: only list them */
+  unsigned removed, failed;
+} Clean;
+
+/* Whether path is a tables file of pathcc's: named *.pp.json and opening with its format tag
+   (a user's own file of that name is left alone). */
+static bool is_tables(const char *path) {
+  static const char tag[] = "{\"format\":\"pathprof-tables\"";
+  char head[sizeof tag];
+  FILE *f = pp_ends_with(path, ".pp.json") ? fopen(path, "rb") : NULL;
+  size_t n = f ? fread(head, 1, sizeof tag - 1, f) : 0;
+  if (f) fclose(f);
+  return n == sizeof tag - 1 && !memcmp(head, tag, n);
+}
+
+/* Removes (or lists) the tables under dir, depth first; symbolic links are not followed. */
+static void clean_dir(Clean *c, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) { fprintf(stderr, "pathprof clean: %s: %s\n", dir, strerror(errno)); c->failed++; return; }
+  for (struct dirent *e; (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char *p = pp_xasprintf("%s/%s", dir, e->d_name);
+    struct stat st;
+    if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) clean_dir(c, p);
+    else if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && is_tables(p)) {
+      if (c->dry) { printf("%s\n", p); c->removed++; }
+      else if (unlink(p) == 0) c->removed++;
+      else { fprintf(stderr, "pathprof clean: %s: %s\n", p, strerror(errno)); c->failed++; }
+    }
+    free(p);
+  }
+  closedir(d);
+}
+
+int pp_cmd_clean(int argc, char **argv) {
+  Clean c = { false, 0, 0 };
+  int dirs = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "--dry-run")) c.dry = true;
+    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof clean: unknown option %s\n", argv[i]); return 2; }
+  }
+  for (int i = 0; i < argc; i++)
+    if (argv[i][0] != '-') { clean_dir(&c, argv[i]); dirs++; }
+  if (!dirs) clean_dir(&c, ".");
+  fprintf(stderr, "pathprof clean: %u tables files %s\n", c.removed, c.dry ? "would be removed" : "removed");
+  return c.failed ? 1 : 0;
+}
