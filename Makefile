@@ -140,7 +140,13 @@ lib/freestanding/$(RT_NAME)/libpathprof.a: $(RT_FS_SRC) $(RT_HEADERS)
 firmware: all
 	@TESTS=firmware sh regress/run.sh
 
-.PHONY: rt-freestanding firmware
+# Embedded targets (regress/e2e/firmware.sh, atomic_targets.sh): the runtime for Cortex-M0/M3/M4,
+# RISC-V and AVR, --update=atomic on seven targets, SysTick against the main loop under QEMU.
+# Part of make check too; installs the cross compilers and QEMU it needs (as root).
+check-embedded: tests
+	@rc=0; for t in firmware atomic_targets; do TESTS=$$t sh regress/run.sh || rc=1; done; exit $$rc
+
+.PHONY: rt-freestanding firmware check-embedded
 
 # pathcc as a drop-in cc in real builds (regress/e2e/dropin_*.sh): CMake, dependency files, driver
 # semantics, a cross compiler, ccache and make -j, zlib. `make check` runs their light part;
