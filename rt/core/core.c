@@ -533,11 +533,24 @@ void __pathprof_add_records(struct __pathprof_records *src)
   push_source(&sources, src);
 }
 
+/* Byte i of a unit's name. On AVR pathcc puts names in program memory (a Harvard machine copies
+   const data to RAM otherwise), read with lpm; elsewhere it is an ordinary string. */
+static unsigned char name_byte(const char *s, unsigned long i)
+{
+#if defined(__GNUC__) && defined(__AVR__)
+  unsigned char b;
+  __asm__("lpm %0, Z" : "=r"(b) : "z"(s + i));
+  return b;
+#else
+  return (unsigned char)s[i];
+#endif
+}
+
 /* Length of the unit's name (its tables path), capped to what a u32 can say. */
 static unsigned long name_len(const char *s)
 {
   unsigned long n = 0;
-  while (s && s[n] && n < 0xffffffffUL)
+  while (s && name_byte(s, n) && n < 0xffffffffUL)
     n++;
   return n;
 }
@@ -589,7 +602,7 @@ static void put_unit(struct __pathprof_out *o, const struct __pathprof_unit *u, 
   put_u64(o, nhash);
   put_u64(o, u->hash_dropped);
   for (i = 0; i < len; i++)
-    put_byte(o, (unsigned char)u->tables[i]);
+    put_byte(o, name_byte(u->tables, i));
   for (; i % 8; i++)
     put_byte(o, 0);
   for (i = 0; i < u->ncounters && !o->failed; i++)

@@ -297,6 +297,11 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
   if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
   expect_tables(&s, u, used, ext);
+  if (u->o->progmem && *ext) {  /* AVR: the name in flash, not copied to RAM (the runtime reads it with lpm) */
+    pp_str_addf(&s, "static const char __pathprof_n[] __attribute__((__progmem__)) = %s;\n", tables);
+    free(tables);
+    tables = pp_xstrdup("__pathprof_n");
+  }
   char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
                             u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
                             u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");

@@ -475,6 +475,15 @@ static int int_bits(Driver *d) {
   return (int)(8 * macro_value(d, "__SIZEOF_INT__", 0));
 }
 
+/* Whether the target is AVR, where const data is copied to RAM unless placed in program memory:
+   only a compiler named for AVR or given -mmcu= is asked (the probe costs a compiler run). */
+static bool avr_target(Driver *d) {
+  bool maybe = false;
+  for (size_t i = 0; i < d->ccpre.n && !maybe; i++) maybe = strstr(d->ccpre.v[i], "avr") != NULL;
+  for (size_t i = 0; i < d->args.n && !maybe; i++) maybe = !strncmp(d->args.v[i], "-mmcu=", 6);
+  return maybe && macro_value(d, "__AVR__", 0) != 0;
+}
+
 /* How --update=atomic adds on this target (PP_ATOMIC_*): 64-bit lock-free adds where they exist
    (hosts, AArch64, RV64A), else 32-bit ones with a carry (Cortex-M3/M4/M7, RV32A), else the
    runtime's interrupt-masked add (Cortex-M0, AVR, RV32I: no atomic instructions at all). */
@@ -537,6 +546,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   o.nmaps = d->map_from.n;
   o.counter_bits = counter_bits(d, src);
   o.atomic = o.update != PP_UPDATE_SINGLE ? atomic_kind(d) : PP_ATOMIC_64;
+  o.progmem = avr_target(d);
   o.fn_include = d->inc_funcs.v;
   o.n_fn_include = d->inc_funcs.n;
   o.fn_exclude = d->exc_funcs.v;
