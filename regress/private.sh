@@ -18,3 +18,15 @@ if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
 fi
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout 20"
+# need CMD:PACKAGE...: installs the Debian packages whose commands are missing (as root; one
+# apt-get update), else reports the test skipped and ends it.
+need() {
+  _pkgs=
+  for _p in "$@"; do command -v "${_p%%:*}" >/dev/null 2>&1 || _pkgs="$_pkgs ${_p#*:}"; done
+  [ -z "$_pkgs" ] && return 0
+  if [ "$(id -u)" = 0 ]; then
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $_pkgs; } >"$out/apt.log" 2>&1 && return 0
+    echo "not ok $e2e_name install: apt-get install$_pkgs failed"; exit 0
+  fi
+  echo "skip $e2e_name: missing$_pkgs; as root run: apt-get update && apt-get install -y$_pkgs"; exit 0
+}

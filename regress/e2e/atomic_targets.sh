@@ -11,17 +11,7 @@ e2e_name=atomic_targets
 cd "$out" || exit 1
 pc="$top/bin/pathcc"; pp="$top/bin/pathprof"
 
-pkgs=
-command -v arm-none-eabi-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-arm-none-eabi"
-command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-riscv64-unknown-elf"
-command -v avr-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-avr"
-command -v qemu-system-arm >/dev/null 2>&1 || pkgs="$pkgs qemu-system-arm"
-if [ -n "$pkgs" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $pkgs; } >apt.log 2>&1 ||
-      { echo "not ok atomic-targets install: apt-get install$pkgs failed"; exit 0; }
-  else echo "skip atomic-targets: missing$pkgs"; exit 0; fi
-fi
+need arm-none-eabi-gcc:gcc-arm-none-eabi riscv64-unknown-elf-gcc:gcc-riscv64-unknown-elf avr-gcc:gcc-avr qemu-system-arm:qemu-system-arm
 
 cat >work.c <<'C'
 /* The function both the main loop and the interrupt handler run. */

@@ -10,15 +10,7 @@ e2e_name=avr
 cd "$out" || exit 1
 pc="$top/bin/pathcc"; pp="$top/bin/pathprof"
 
-pkgs=
-command -v avr-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-avr avr-libc"
-command -v qemu-system-avr >/dev/null 2>&1 || pkgs="$pkgs qemu-system-misc"
-if [ -n "$pkgs" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $pkgs; } >apt.log 2>&1 ||
-      { echo "not ok avr install: apt-get install$pkgs failed"; exit 0; }
-  else echo "skip avr: missing$pkgs"; exit 0; fi
-fi
+need avr-gcc:"gcc-avr avr-libc" qemu-system-avr:qemu-system-misc
 
 # the workload: no header, values far below 2^15, so 16-bit int computes what the host does
 cat >work.c <<'C'
