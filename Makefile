@@ -4,8 +4,7 @@ CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 LLVM    ?= /usr/lib/llvm-14
 WARN     = -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-HOSTCFLAGS = $(WARN) $(CFLAGS) -Ibuild -Iinclude -Irt -Itranslator \
-             -DPATHCC_HOST_TRIPLE='"$(shell $(CC) -dumpmachine)"'
+HOSTCFLAGS = $(WARN) $(CFLAGS) -Ibuild -Iinclude -Irt -Itranslator
 CLANG_CFLAGS = -I$(LLVM)/include
 CLANG_LIBS   = -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang
 JSON_LIBS    = -ljansson

@@ -381,6 +381,13 @@ void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, uns
   }
   __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
 }
+
+/* The runtime's counter add, for units whose compiler has no atomics of its own (tcc on a
+   host): with lock-free 64-bit atomics in the runtime's compiler, a relaxed atomic add. */
+void __pathprof_add_masked(unsigned long long *p, unsigned long long v)
+{
+  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
 #else
 /* Without lock-free 64-bit atomics: the plain version inside the critical section (single-core
    targets, where an interrupt handler is the only other counter). */
@@ -390,7 +397,6 @@ void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, uns
   __pathprof_hash_add(u, fn, id);
   IRQ_RESTORE(s);
 }
-#endif
 
 /* *p += v inside the critical section: --update=atomic's counter add on targets with no atomic
    add (Cortex-M0, AVR, RV32I), so a main loop and an interrupt handler never lose a count. */
@@ -400,6 +406,7 @@ void __pathprof_add_masked(unsigned long long *p, unsigned long long v)
   *p += v;
   IRQ_RESTORE(s);
 }
+#endif
 
 /* Array counter i of u, whatever its width. */
 unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i)

@@ -394,8 +394,9 @@ static char *warning_line(const Unit *u) {
 
 /* The counting form the update policy gives with this compiler (README "Threads"): atomic is
    a relaxed GNU atomic add (of 64 bits, or 32 with a carry, or masked where the target has no
-   atomic adds: PPOptions.atomic), else a C11 atomic; prefer-atomic is per-thread shards (GNU __thread
-   or C11 _Thread_local), else atomic. Without either, one warning and plain counting. */
+   atomic adds: PPOptions.atomic), else a C11 atomic, else (tcc has neither) the runtime's add
+   (atomic where the runtime was built with atomics); prefer-atomic is per-thread shards (GNU
+   __thread or C11 _Thread_local), else atomic. */
 static int counting(const Unit *u, bool gnu, char **warning) {
   int want = u->o->update;
   if (want == PP_UPDATE_SINGLE) return PP_COUNT_PLAIN;
@@ -409,10 +410,7 @@ static int counting(const Unit *u, bool gnu, char **warning) {
   if (gnu) return u->o->atomic == PP_ATOMIC_64 ? PP_COUNT_GNU_ATOMIC
                 : u->o->atomic == PP_ATOMIC_32_CARRY ? PP_COUNT_ATOMIC_CARRY : PP_COUNT_ATOMIC_MASKED;
   if (u->o->c11) return PP_COUNT_C11_ATOMIC;
-  *warning = pp_xasprintf("%s: --update=%s: the compiler has neither GNU atomic builtins nor C11 atomics "
-                          "here; counted with plain increments (counts may be lost between threads)",
-                          u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
-  return PP_COUNT_PLAIN;
+  return PP_COUNT_ATOMIC_MASKED;
 }
 
 /* Appends line to the unit's warning (lines joined by newlines). */

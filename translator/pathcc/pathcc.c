@@ -1,4 +1,5 @@
 /* pathcc: a drop-in C compiler that instruments each C source for path profiling. */
+#include "ccprobe.h"
 #include "instrument.h"
 #include "model/util.h"
 #include <errno.h>
@@ -23,10 +24,10 @@ typedef struct {
   bool strict, verbose;
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
-  char *macros;           /* the compiler's predefined macros for the target, once asked */
   VEC(char *) map_from;   /* the user's prefix maps, OLD and NEW (prefix_maps) */
   VEC(char *) map_to;
-  bool macros_asked;
+  PPCompiler facts;          /* what the compiler is and targets (ccprobe.c) */
+  int cc_asked;              /* 0: not yet, 1: its macros, 2: also its link */
   bool hash_cap_given;       /* --hash-cap was given */
   const char *interesting;   /* --interesting=SPEC */
   PPInteresting spec;        /* SPEC, read once */
@@ -81,34 +82,42 @@ static void shorten(Args *argv, char **rsp) {
   VEC_PUSH(*argv, pp_xasprintf("@%s", *rsp));
 }
 
-/* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
-static int run(Args *argv, const char *errfile, bool verbose) {
-  char *rsp = NULL;
-  shorten(argv, &rsp);
-  VEC_PUSH(*argv, NULL);
-  argv->n--;
+/* Runs argv (NULL-terminated); stdout goes to out, stderr to err when given. Returns the exit
+   status (or 127/128+sig). */
+static int spawn(char **argv, const char *out, const char *err, bool verbose) {
   if (verbose) {
     fprintf(stderr, "%s:", self);
-    for (size_t i = 0; i < argv->n; i++) fprintf(stderr, " %s", argv->v[i]);
+    for (size_t i = 0; argv[i]; i++) fprintf(stderr, " %s", argv[i]);
     fputc('\n', stderr);
   }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) die("cannot fork: %s", strerror(errno));
   if (pid == 0) {
-    if (errfile) {
-      int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      if (fd >= 0) { dup2(fd, 2); close(fd); }
+    const char *to[2] = { out, err };
+    for (int k = 0; k < 2; k++) {
+      int fd = to[k] ? open(to[k], O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
+      if (fd >= 0) { dup2(fd, k + 1); close(fd); }
     }
-    execvp(argv->v[0], argv->v);
-    fprintf(stderr, "%s: error: cannot run %s: %s\n", self, argv->v[0], strerror(errno));
+    execvp(argv[0], argv);
+    fprintf(stderr, "%s: error: cannot run %s: %s\n", self, argv[0], strerror(errno));
     _exit(127);
   }
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) { st = 127 << 8; break; }
-  if (rsp) { unlink(rsp); free(rsp); }
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
+static int run(Args *argv, const char *errfile, bool verbose) {
+  char *rsp = NULL;
+  shorten(argv, &rsp);
+  VEC_PUSH(*argv, NULL);
+  argv->n--;
+  int rc = spawn(argv->v, NULL, errfile, verbose);
+  if (rsp) { unlink(rsp); free(rsp); }
+  return rc;
 }
 
 static void copy_to_stderr(const char *path) {
@@ -444,20 +453,37 @@ static bool selected(const Driver *d, const char *src) {
   return in;
 }
 
+static void make_tmpdir(Driver *d);
+
+/* The probes' runner: the driver's, so that --verbose lists them. */
+static int probe_run(char **argv, const char *out, const char *err, void *ctx) {
+  return spawn(argv, out, err ? err : "/dev/null", ((Driver *)ctx)->verbose);
+}
+
+/* What the compiler is and targets, with the user's flags that choose the target (-m32,
+   --target=, --sysroot, -std=...); with link, also what its links accept. Asked once per
+   compiler and flags, then read from the cache (ccprobe.c). */
+static const PPCompiler *compiler(Driver *d, bool link) {
+  if (d->cc_asked >= (link ? 2 : 1)) return &d->facts;
+  Args flags = {0};
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *a = d->args.v[i];
+    bool pair = takes_value(a) && i + 1 < d->args.n, keep = pp_cc_target_flag(a);
+    if (keep) VEC_PUSH(flags, (char *)a);
+    if (keep && pair) VEC_PUSH(flags, d->args.v[i + 1]);
+    if (pair) i++;
+  }
+  make_tmpdir(d);
+  pp_cc_probe(&d->facts, d->ccpre.v, d->ccpre.n, flags.v, flags.n, d->tmpdir, link, probe_run, d);
+  d->cc_asked = link ? 2 : 1;
+  VEC_FREE(flags);
+  return &d->facts;
+}
+
 /* The compiler's predefined macros with the user's flags (which choose the target), asked once
-   (NULL when the compiler cannot say); what the target can do is read from them. */
+   per compiler (ccprobe.c; NULL when the compiler cannot say); what the target can do is read from them. */
 static const char *target_macros(Driver *d) {
-  if (d->macros_asked) return d->macros;
-  d->macros_asked = true;
-  char *out = pp_xasprintf("%s/macros.h", d->tmpdir);
-  Args a = cmd(d);
-  copy_options(&a, d, done_by_preprocessor);
-  const char *ask[] = { "-dM", "-E", "-x", "c", "/dev/null", "-o", out };
-  for (size_t i = 0; i < sizeof ask / sizeof *ask; i++) VEC_PUSH(a, (char *)ask[i]);
-  d->macros = run(&a, "/dev/null", d->verbose) == 0 ? pp_read_file(out, NULL) : NULL;
-  free(out);
-  VEC_FREE(a);
-  return d->macros;
+  return compiler(d, false)->macros;
 }
 
 /* The value of predefined macro name as a number, or dflt when it is not defined. */
@@ -616,43 +642,18 @@ static char *runtime_lib(void) {
   return NULL;
 }
 
-/* What the compiler prints for args (one line), e.g. its target for -dumpmachine. */
-static char *capture(const Driver *d, const char *arg) {
-  int fds[2];
-  char buf[256];
-  if (pipe(fds)) return pp_xstrdup("");
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    close(fds[0]);
-    close(fds[1]);
-    Args a = cmd(d);
-    VEC_PUSH(a, (char *)arg);
-    VEC_PUSH(a, NULL);
-    execvp(a.v[0], a.v);
-    _exit(127);
-  }
-  close(fds[1]);
-  ssize_t n = pid > 0 ? read(fds[0], buf, sizeof buf - 1) : 0;
-  close(fds[0]);
-  if (pid > 0) waitpid(pid, NULL, 0);
-  buf[n > 0 ? n : 0] = 0;
-  buf[strcspn(buf, "\r\n")] = 0;
-  return pp_xstrdup(buf);
-}
-
-/* The runtime for this link: $PATHCC_RUNTIME, else ours when the compiler builds for the host
-   it was built for; a cross link gets none (and one warning) rather than a foreign archive. */
-static char *runtime_for(const Driver *d) {
+/* The runtime for this link: $PATHCC_RUNTIME, else ours when the compiler builds for the
+   target it was built for (architecture, sizes, OS, object format, libc: not the spelling of
+   a triple); a cross link gets none (and one warning) rather than a foreign archive. */
+static char *runtime_for(Driver *d) {
   const char *env = getenv("PATHCC_RUNTIME");
   if (env && *env) return pp_xstrdup(env);
-  char *target = capture(d, "-dumpmachine");
-  bool host = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
-  if (!host)
-    fprintf(stderr, "%s: warning: linking for %s: no pathprof runtime added; link one built for the target "
-            "(make rt-freestanding, doc: README) or set PATHCC_RUNTIME\n", self, target);
-  free(target);
-  if (!host) return NULL;
+  const PPCompiler *c = compiler(d, false);
+  if (!c->host) {
+    fprintf(stderr, "%s: warning: linking for %s, not for %s: no pathprof runtime added; link one built for "
+            "the target (make rt-freestanding, doc: README) or set PATHCC_RUNTIME\n", self, c->target, pp_cc_host_target());
+    return NULL;
+  }
   char *lib = runtime_lib();
   if (!lib) die("%s", "cannot find libpathprof.a next to pathcc (expected ../lib/libpathprof.a)");
   return lib;
@@ -673,7 +674,8 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
   char *lib = runtime_for(d);
   /* each executable and shared object keeps its own registry: none takes the runtime from a
      library it happens to link against (which may be rebuilt without pathcc) */
-  if (lib && !getenv("PATHCC_RUNTIME")) VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
+  if (lib && !getenv("PATHCC_RUNTIME") && compiler(d, true)->exclude_libs == 1)
+    VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
   if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);
   VEC_FREE(a);
@@ -841,6 +843,7 @@ static void split_words(Args *out, const char *s) {
 }
 
 static void make_tmpdir(Driver *d) {
+  if (d->tmpdir) return;
   const char *t = getenv("TMPDIR");
   d->tmpdir = pp_xasprintf("%s/pathcc-XXXXXX", t && *t ? t : "/tmp");
   if (!mkdtemp(d->tmpdir)) die("cannot create a temporary directory: %s", strerror(errno));
@@ -888,18 +891,20 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
     return run(&a, NULL, d.verbose);
   }
-  if (!p.sources.n && p.link) return link_all(&d, &p, NULL);
+  if (!p.sources.n && p.link) {
+    int rc = link_all(&d, &p, NULL);
+    remove_tmpdir(&d);
+    return rc;
+  }
   if (p.preprocess_only || !p.sources.n) {
     Args a = cmd(&d);
     for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
     return run(&a, NULL, d.verbose);
   }
   if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
-  if (d.opt.mode == PP_MODE_OSP) {  /* per-thread skip counters where our host runtime (which has them) is linked */
-    char *target = capture(&d, "-dumpmachine");
-    d.opt.osp_tls = !*target || !strcmp(target, PATHCC_HOST_TRIPLE);
-    free(target);
-  }
+  const PPCompiler *cc = compiler(&d, false);
+  d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
+  if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));

@@ -1,0 +1,39 @@
+/* What a C compiler is and builds for, asked once per compiler and target flags and cached. */
+#ifndef PP_CCPROBE_H
+#define PP_CCPROBE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { PP_CC_OTHER, PP_CC_GCC, PP_CC_CLANG, PP_CC_TCC } PPCCFamily;
+
+typedef struct {
+  bool known;              /* the compiler listed its predefined macros (-dM -E) */
+  PPCCFamily family;
+  int major;               /* the first number of its version (0: unknown) */
+  char target[256];        /* what it builds for: arch, sizes, byte order, float ABI, OS, object format, libc */
+  bool host;               /* the same target as the runtime next to pathcc (true when unknown) */
+  int int_bits;            /* 0: unknown */
+  long stdc;               /* __STDC_VERSION__, 0: none */
+  bool gnu;                /* GNU C: __extension__, __attribute__, __atomic builtins, __thread */
+  bool c11_atomics;        /* _Atomic and _Thread_local (C11 without __STDC_NO_ATOMICS__) */
+  int exclude_libs;        /* a link accepts -Wl,--exclude-libs: 1, 0, -1 not asked yet */
+  char *macros;            /* its -dM -E text (with <limits.h>), NULL when it cannot say */
+} PPCompiler;
+
+/* Runs argv (NULL-terminated) with stdout to out and stderr to err (NULL: /dev/null);
+   returns the exit status. The driver's runner, so --verbose shows the probes too. */
+typedef int (*PPRunFn)(char **argv, const char *out, const char *err, void *ctx);
+
+/* Fills c (overwritten; its macros are the caller's to free) for the compiler command words[0..nwords) with the user's target-choosing flags
+   (pp_cc_target_flag picks them); with link, also whether links take -Wl,--exclude-libs.
+   Scratch files go to dir. Never fails: what the compiler cannot tell stays unknown. */
+void pp_cc_probe(PPCompiler *c, char **words, size_t nwords, char **flags, size_t nflags, const char *dir,
+                 bool link, PPRunFn run, void *ctx);
+/* Does the option (with its separate value, when takes a value) change what the compiler
+   targets or how it links, so that probes must see it? */
+bool pp_cc_target_flag(const char *opt);
+/* The target the runtime next to pathcc was built for, in pp_cc_probe's spelling. */
+const char *pp_cc_host_target(void);
+/* The family's name: gcc, clang, tcc or cc. */
+const char *pp_cc_family_name(PPCCFamily f);
+#endif
