@@ -49,7 +49,7 @@ int main(void)
 {
   Val a[8], b[8];
   int k, s = 0;
-  for (k = 0; k < 8; k++) { b[k].v = k; b[k].t = 1; }
+  for (k = 0; k < 8; k++) { b[k].v = k; b[k].t = 1; a[k].v = a[k].t = 0; }
   for (k = 0; k < 40; k++) {
     move(a, b, k % 4, 5);
     s += a[1].t + a[0].v;
