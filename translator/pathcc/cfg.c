@@ -13,7 +13,7 @@ static void fail(Builder *b, const char *why) { if (!b->why) b->why = why; }
 static int new_block(Builder *b) { return pp_graph_add_block(b->g); }
 
 int cfg_add_site(Builder *b, PPSiteKind k, unsigned off, unsigned end, int side) {
-  PPSite s = { k, off, end, side, b->depth, b->seq++, -1 };
+  PPSite s = { k, off, end, side, b->depth, b->seq++, -1, false };
   if (off == BAD || end == BAD) fail(b, "could not locate a statement boundary in the source");
   VEC_PUSH(b->f->sites, s);
   return (int)b->f->sites.n - 1;
@@ -299,8 +299,15 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
   }
   if (is_case && !b->sw.n) { fail(b, "case label outside a switch"); return; }
   if (colon == BAD || !k.n) { fail(b, "could not find the colon of a label"); return; }
-  int nb = new_block(b);
-  leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, nb, EK_NORMAL);
+  int nb = new_block(b), fs;
+  if (b->tail_block == b->cur && b->tail_off <= start_of(c)) {
+    fs = cfg_add_site(b, SK_STMT, b->tail_off, b->tail_off, b->tail_side);
+    b->f->sites.v[fs].lvl = b->tail_lvl;
+  } else {  /* nothing of the user's runs in the block: an annotation after our code is safe */
+    fs = stmt_site(b, start_of(c), SIDE_OPEN);
+    b->f->sites.v[fs].fall_mark = is_case;
+  }
+  leave_to(b, fs, -1, nb, EK_NORMAL);
   b->cur = nb;
   int hs = stmt_site(b, colon, SIDE_OPEN);
   cfg_set_head(b, hs);
@@ -389,6 +396,31 @@ static void goto_stmt(Builder *b, CXCursor c, Kids k) {
   VEC_PUSH(b->gotos, g);
 }
 
+/* An attributed null statement: __attribute__((fallthrough)); [[fallthrough]]; and the like,
+   also from macros. It runs nothing. */
+static bool annotation(CXCursor c, const Kids *k) {
+  return kind(c) == CXCursor_UnexposedStmt && k->n == 1 && kind(k->v[0]) == CXCursor_NullStmt;
+}
+
+/* Remembers where code for the fall out of the current block goes (Builder.tail_*). */
+static void set_tail(Builder *b, unsigned off, int side) {
+  b->tail_block = off == BAD ? -1 : b->cur;
+  b->tail_off = off;
+  b->tail_side = side;
+  b->tail_lvl = b->depth;
+}
+
+/* After statement c: the fall out of the block goes after it, or before an annotation that
+   is the block's first. Labels, compounds and null statements leave the place as it was. */
+static void note_tail(Builder *b, CXCursor c, const Kids *k) {
+  enum CXCursorKind kc = kind(c);
+  if (annotation(c, k)) {
+    if (b->tail_block != b->cur) set_tail(b, start_of(c), SIDE_OPEN);
+  } else if (kc != CXCursor_CompoundStmt && kc != CXCursor_NullStmt && kc != CXCursor_CaseStmt &&
+             kc != CXCursor_DefaultStmt && kc != CXCursor_LabelStmt)
+    set_tail(b, cfg_stmt_end(b, c), SIDE_CLOSE);
+}
+
 static void stmt(Builder *b, CXCursor c) {
   if (b->why) return;
   Kids k = kids(c);
@@ -415,14 +447,16 @@ static void stmt(Builder *b, CXCursor c) {
   case CXCursor_IndirectGotoStmt: indirect_goto(b, c); break;
   case CXCursor_NullStmt: break;  /* ';' runs nothing and has no line (as in gcov): 'for (...) {...};' */
   case CXCursor_UnexposedStmt:
-    /* attributed statements: a loop under a pragma is still a loop; anything else with
-       control flow inside is beyond this version, the rest is one opaque step */
+    /* attributed statements: a loop under a pragma is still a loop; an annotation runs nothing;
+       anything else with control flow inside is beyond this version, the rest is one step */
+    if (annotation(c, &k)) break;
     if (k.n == 1 && clang_isStatement(kind(k.v[0])) && kind(k.v[0]) != CXCursor_NullStmt) stmt(b, k.v[0]);
     else if (cfg_has_jumps(c)) fail(b, "an unsupported statement with control flow inside");
     else item(b, c);
     break;
   default: item(b, c); break;
   }
+  note_tail(b, c, &k);
   VEC_FREE(k);
 }
 
@@ -503,7 +537,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   CXString n = clang_getCursorSpelling(fn);
   f->name = pp_xstrdup(clang_getCString(n));
   clang_disposeString(n);
-  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD };
+  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD, .tail_block = -1 };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);

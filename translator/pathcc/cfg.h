@@ -23,6 +23,8 @@ typedef struct {
   unsigned off, end;
   int side, lvl, seq;
   int block;   /* SK_DEFAULT: the block that falls off the switch body's end */
+  bool fall_mark;  /* SK_STMT before a case label in a block without statements: its code is
+                      followed by a fallthrough annotation (the source cannot have warned there) */
 } PPSite;
 
 typedef struct { unsigned open, close; int lvl; } PPBrace;

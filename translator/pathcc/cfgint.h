@@ -31,6 +31,12 @@ typedef struct {
   int hub;          /* the block every goto *p goes through, or -1 */
   unsigned lead_end;  /* the statement is one of its compound's leading declarations: the
                          offset of the compound's closing brace (else BAD) */
+  /* where code that runs when the current block falls into a label can go: right after the
+     block's last statement (before fallthrough annotations, comments and closing braces of
+     plain compounds that follow it), so the annotation stays before the label and a warning
+     about the fall keeps the statement's line; tail_block -1 or another block: none */
+  int tail_block, tail_side, tail_lvl;
+  unsigned tail_off;
 } Builder;
 
 static inline enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {

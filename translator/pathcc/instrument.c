@@ -439,7 +439,8 @@ static void rewrite_all(Unit *u, PPResult *res) {
                         or kept arrays), and not under continuous mode, which promises that even
                         SIGKILL loses no count */
                      (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
-                         u->o->counter_bits == 64 && !u->o->continuous };
+                         u->o->counter_bits == 64 && !u->o->continuous,
+                     u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ " };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];

@@ -35,6 +35,7 @@ typedef struct {
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
   int atomic;               /* PP_ATOMIC_*: what the target's atomic adds can do */
   bool progmem;             /* AVR: the tables' name goes to program memory (the runtime reads it so) */
+  bool fallthrough_attr;    /* the compiler takes __attribute__((__fallthrough__)); (gcc 7, clang 10) */
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */

@@ -1,5 +1,6 @@
 /* pathcc: a drop-in C compiler that instruments each C source for path profiling. */
 #include "ccprobe.h"
+#include "diag.h"
 #include "instrument.h"
 #include "model/util.h"
 #include <errno.h>
@@ -22,6 +23,7 @@ typedef struct {
   Args args;               /* the user's arguments, pathcc's own removed */
   PPOptions opt;
   bool strict, verbose;
+  int diagnostics;           /* --diagnostics=: DIAG_AUTO, DIAG_CHECKED or DIAG_EXACT */
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   VEC(char *) map_from;   /* the user's prefix maps, OLD and NEW (prefix_maps) */
@@ -34,6 +36,10 @@ typedef struct {
 } Driver;
 
 static const char *self = "pathcc";
+/* Whose diagnostics the user sees (README "Diagnostics"): checked, the instrumented compile's
+   when it has none or the same as the source's; exact, the source's always; auto, exact when
+   -Werror or -pedantic-errors make warnings decide the exit status. */
+enum { DIAG_AUTO, DIAG_CHECKED, DIAG_EXACT };
 static bool own_option(Driver *d, const char *a);
 static size_t compiler_words = 1;  /* leading words of every command that name the compiler */
 
@@ -302,7 +308,7 @@ static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
 /* Preprocess with the user's flags; dependency output keeps naming the user's object, not
    our temporary file. Comments stay (-C) so the compile of the .i still sees the user's
    fallthrough and lint comments. */
-static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj, const char *ifile) {
+static int preprocess(Driver *d, const Plan *p, const char *src, const char *ifile, const char *errfile) {
   Args a = cmd(d);
   copy_options(&a, d, linker_only);
   /* gcc's names: -o X gives X's name with .d and target X, else the source's base name */
@@ -314,13 +320,12 @@ static int preprocess(Driver *d, const Plan *p, const char *src, const char *obj
     VEC_PUSH(a, pp_xasprintf("%.*s.d", (int)stem, named));
   }
   if (p->has_md && !p->has_mt) { VEC_PUSH(a, "-MT"); VEC_PUSH(a, named); }
-  (void)obj;
   VEC_PUSH(a, "-E");
   VEC_PUSH(a, "-C");
   VEC_PUSH(a, (char *)src);
   VEC_PUSH(a, "-o");
   VEC_PUSH(a, (char *)ifile);
-  int rc = run(&a, NULL, d->verbose);
+  int rc = run(&a, errfile, d->verbose);
   VEC_FREE(a);
   return rc;
 }
@@ -387,6 +392,73 @@ static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const cha
   free(tmp);
   free(err);
   return ok;
+}
+
+static const PPCompiler *compiler(Driver *d, bool link);
+
+/* Options a compile for diagnostics leaves out: what the link takes, and what writes files
+   of its own (dependencies, temporaries, dumps), which the real compile has written. */
+static bool side_output(const char *x) {
+  return linker_only(x) || !strncmp(x, "-M", 2) || !strncmp(x, "-save-temps", 11) || !strncmp(x, "-fdump-", 7) ||
+         !strcmp(x, "-aux-info");
+}
+
+/* The user's source compiled for its diagnostics only: -fsyntax-only (as a checker: front-end
+   diagnostics, all of clang's but its back end's), or in full into obj (gcc warns from its
+   optimizer too). Returns the exit status; stderr goes to errfile. */
+static int diag_compile(Driver *d, const Plan *p, const char *input, const char *obj, const char *errfile) {
+  Args a = cmd(d);
+  copy_options(&a, d, side_output);
+  if (obj) VEC_PUSH(a, p->asm_only ? "-S" : "-c");
+  else VEC_PUSH(a, "-fsyntax-only");
+  VEC_PUSH(a, (char *)input);
+  if (obj) { VEC_PUSH(a, "-o"); VEC_PUSH(a, (char *)obj); }
+  int rc = run(&a, errfile, d->verbose);
+  VEC_FREE(a);
+  return rc;
+}
+
+static bool empty_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) != 0 || st.st_size == 0;
+}
+
+/* Do -Werror or -pedantic-errors let warnings decide the exit status? */
+static bool werror_given(const Driver *d) {
+  for (size_t i = 0; i < d->args.n; i++)
+    if (!strncmp(d->args.v[i], "-Werror", 7) || !strcmp(d->args.v[i], "-pedantic-errors")) return true;
+  return false;
+}
+
+/* The compiler's verdict on the user's source when the instrumented compile (status rc_i, its
+   stderr and the preprocessor's in said[0..1]) cannot stand for it: it said something, failed,
+   or --diagnostics=exact. The source's own diagnostics go to stderr; returns its exit status
+   and sets *keep when the instrumented object may stay. First -fsyntax-only, which settles it
+   cheaply when it fails or says exactly what the instrumented compile said; else the full
+   compile (gcc's optimizer warns too), which exact mode goes to directly for gcc. */
+static int verdict(Driver *d, const Plan *p, const char *input, size_t k, int rc_i, const char *const said[2],
+                   bool *keep) {
+  const PPCompiler *c = compiler(d, false);
+  bool quiet = rc_i == 0 && empty_file(said[0]) && empty_file(said[1]);
+  bool syntax = (c->family == PP_CC_GCC || c->family == PP_CC_CLANG) && !(quiet && c->family == PP_CC_GCC);
+  char *serr = pp_xasprintf("%s/%zu.syntax.err", d->tmpdir, k), *oerr = pp_xasprintf("%s/%zu.orig.err", d->tmpdir, k);
+  char *tmpobj = pp_xasprintf("%s/%zu.orig.o", d->tmpdir, k);
+  int rc = -1;
+  *keep = false;
+  if (syntax) {
+    rc = diag_compile(d, p, input, NULL, serr);
+    if (rc == 0 && rc_i == 0 && pp_diag_same(said, 2, serr)) *keep = true;
+    if (rc != 0 || *keep) copy_to_stderr(serr);
+  }
+  if (rc == 0 && !*keep) rc = -1;
+  if (rc < 0) {  /* the full compile decides */
+    rc = diag_compile(d, p, input, tmpobj, oerr);
+    copy_to_stderr(oerr);
+    *keep = rc == 0 && rc_i == 0;
+  }
+  unlink(tmpobj);
+  free(serr); free(oerr); free(tmpobj);
+  return rc;
 }
 
 static void warn(const char *src, const char *what) {
@@ -552,17 +624,17 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   }
   const char *input = stdin_copy ? stdin_copy : src;
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
-  char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k);
+  char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k), *perr = pp_xasprintf("%s/%zu.cpp.err", d->tmpdir, k);
   char *tables = tables_path(d, p, k, obj), *err = NULL, *key = mapped(d, tables);
   struct stat ost;
   bool device = stat(obj, &ost) == 0 && !S_ISREG(ost.st_mode);
   if (!selected(d, src) || device) {  /* not chosen, or output to a device: compiled as written */
     int rc = compile(d, p, input, true, obj, NULL);
-    free(ifile); free(ofile); free(errfile); free(tables); free(key); free(stdin_copy);
+    free(ifile); free(ofile); free(errfile); free(perr); free(tables); free(key); free(stdin_copy);
     return rc;
   }
-  int rc = preprocess(d, p, input, obj, ifile);
-  if (rc) goto out;  /* the compiler has said why */
+  int rc = preprocess(d, p, input, ifile, perr);
+  if (rc) { copy_to_stderr(perr); goto out; }  /* the compiler has said why */
   PPOptions o = d->opt;
   o.source = src;
   o.tables = tables;
@@ -593,37 +665,53 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     goto out;
   }
   if (write_file(ofile, res.out, res.outlen)) die("cannot write %s", ofile);
-  rc = compile(d, p, ofile, false, obj, errfile);
-  if (rc == 0) {
+  int rc_i = compile(d, p, ofile, false, obj, errfile);
+  if (rc_i && d->strict) {
     copy_to_stderr(errfile);
-    if (res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
-    if (p->save_temps) {  /* the unit as compiled, where gcc leaves its .i */
-      const char *dot = strrchr(obj, '.'), *slash = strrchr(obj, '/');
-      char *keep = pp_xasprintf("%.*s.i", (int)(dot && (!slash || dot > slash) ? dot - obj : (long)strlen(obj)), obj);
-      write_file(keep, res.out, res.outlen);
-      free(keep);
-    }
-  } else {
-    /* our output did not compile: build what the user wrote; if that compiles, say once why
-       it is uninstrumented, else its own diagnostics are all the user needs. When only warnings
-       made errors stopped ours, it replaces the user's object if it compiles without warnings. */
-    if (d->strict) { copy_to_stderr(errfile); fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src); goto out; }
-    bool werror = only_werror(errfile);
-    rc = compile(d, p, input, true, obj, NULL);
-    bool quiet = rc == 0 && werror && compile_quiet(d, p, ofile, obj, errfile);
-    if (!quiet) unlink(tables);
-    if (rc == 0 && !quiet) {
+    fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src);
+    rc = rc_i;
+    goto done;
+  }
+  /* the user sees the source's diagnostics and status; the instrumented compile's stand for
+     them only when it said nothing (or the same) and compiled */
+  const char *said[2] = { perr, errfile };
+  bool keep = rc_i == 0;
+  bool exact = d->diagnostics == DIAG_EXACT || (d->diagnostics == DIAG_AUTO && werror_given(d));
+  rc = rc_i == 0 && !exact && empty_file(perr) && empty_file(errfile) ? 0 : verdict(d, p, input, k, rc_i, said, &keep);
+  if (rc) {  /* the source itself does not compile: no object, as without pathcc */
+    if (rc_i == 0) unlink(obj);
+    unlink(tables);
+    goto done;
+  }
+  /* ours does not compile, the source does: when only warnings made errors stopped ours, it
+     compiles again without warnings; else the source is the object, with one warning */
+  if (!keep && !(only_werror(errfile) && compile_quiet(d, p, ofile, obj, errfile))) {
+    char *ferr = pp_xasprintf("%s.fallback", errfile);
+    rc = compile(d, p, input, true, obj, ferr);
+    unlink(tables);
+    if (rc) copy_to_stderr(ferr);
+    else {
       char *first = first_error(errfile);
       char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
       warn(src, why);
       free(why);
       free(first);
     }
+    free(ferr);
+    goto done;
   }
+  if (res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
+  if (p->save_temps) {  /* the unit as compiled, where gcc leaves its .i */
+    const char *dot = strrchr(obj, '.'), *slash = strrchr(obj, '/');
+    char *kept = pp_xasprintf("%.*s.i", (int)(dot && (!slash || dot > slash) ? dot - obj : (long)strlen(obj)), obj);
+    write_file(kept, res.out, res.outlen);
+    free(kept);
+  }
+done:
   free(res.out);
   free(res.warning);
 out:
-  free(ifile); free(ofile); free(errfile); free(tables); free(key); free(err); free(stdin_copy);
+  free(ifile); free(ofile); free(errfile); free(perr); free(tables); free(key); free(err); free(stdin_copy);
   return rc;
 }
 
@@ -738,6 +826,9 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--update=atomic")) d->opt.update = PP_UPDATE_ATOMIC, d->update_set = true;
   else if (!strcmp(a, "--update=prefer-atomic")) d->opt.update = PP_UPDATE_PREFER_ATOMIC, d->update_set = true;
   else if (!strcmp(a, "--continuous")) d->opt.continuous = true;
+  else if (!strcmp(a, "--diagnostics=checked")) d->diagnostics = DIAG_CHECKED;
+  else if (!strcmp(a, "--diagnostics=exact")) d->diagnostics = DIAG_EXACT;
+  else if (!strncmp(a, "--diagnostics=", 14)) die("unknown value in %s (checked or exact)", a);
   else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
   else if (!strncmp(a, "--interesting=", 14) && a[14]) d->interesting = a + 14;
   else if (!strncmp(a, "--ppp-keep-array=", 17)) d->opt.ppp_keep_array = number(a, a + 17);
@@ -905,6 +996,7 @@ int main(int argc, char **argv) {
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
+  d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));

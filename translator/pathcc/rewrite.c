@@ -352,50 +352,6 @@ static void edit(PPEdits *ed, unsigned off, int side, int lvl, bool code, char *
   VEC_PUSH(*ed, e);
 }
 
-/* True if the next token after off is a case or default label: statements we put there would
-   trip -Wimplicit-fallthrough, so they carry the comment GCC reads as intent. */
-static bool before_case(const char *text, size_t len, unsigned off) {
-  static const char *const labels[] = { "case", "default" };
-  while (off < len && isspace((unsigned char)text[off])) off++;
-  for (int i = 0; i < 2; i++) {
-    size_t n = strlen(labels[i]);
-    if (off + n < len && !strncmp(text + off, labels[i], n) && !isalnum((unsigned char)text[off + n]) && text[off + n] != '_')
-      return true;
-  }
-  return false;
-}
-
-/* Does text[at, end) hold only blanks, the word w and the characters of chars? */
-static bool only(const char *text, unsigned at, unsigned end, const char *w, const char *chars) {
-  size_t n = strlen(w);
-  bool seen = false;
-  while (at < end) {
-    if (!seen && end - at >= n && !strncmp(text + at, w, n)) { seen = true; at += (unsigned)n; continue; }
-    if (!isspace((unsigned char)text[at]) && !strchr(chars, text[at])) return false;
-    at++;
-  }
-  return seen;
-}
-
-/* A fallthrough attribute statement (__attribute__((fallthrough)); or [[fallthrough]];, as
-   macros spell them) must come right before its case label, so code meant for the position
-   before the label goes before the attribute. Returns where that statement starts, or off. */
-static unsigned above_fallthrough(const char *text, unsigned off) {
-  unsigned p = off;
-  while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
-  if (p == 0 || text[p - 1] != ';') return off;
-  static const char *const opens[] = { "__attribute__", "[[" };
-  for (int i = 0; i < 2; i++) {
-    size_t n = strlen(opens[i]);
-    for (unsigned a = p - 1; a > 0 && p - a < 64; a--) {
-      if (strncmp(text + a, opens[i], n)) continue;
-      if (only(text, a + (unsigned)n, p, "fallthrough", "_():[];gnu")) return a;
-      break;
-    }
-  }
-  return off;
-}
-
 /* Loop pragmas (#pragma GCC unroll, omp for, _Pragma from macros) must stay right before their
    loop, so code meant for the position before a statement hops above the pragma lines that
    precede it; a line marker after it restores the line numbering. */
@@ -428,8 +384,9 @@ static unsigned above_pragmas(const char *text, unsigned off, char **marker) {
   return off;  /* no marker to restate: leave the code where it was */
 }
 
-/* Turns the pieces of one site into text around or at its position. */
-static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size_t n) {
+/* Turns the pieces of one site into text around or at its position; mark is the fallthrough
+   annotation for code between a statement-less block's label and the next case label. */
+static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size_t n, const char *mark) {
   const PPSite *s = &f->sites.v[si];
   char *pre = join(p, n, ARM_PRE, s->kind == SK_STMT || s->kind == SK_DEFAULT);
   char *t = join(p, n, ARM_TRUE, false), *fl = join(p, n, ARM_FALSE, false), *post = join(p, n, ARM_POST, false);
@@ -438,10 +395,7 @@ static void emit_site(PPEdits *ed, const PPFunc *f, int si, const Piece *p, size
     if (pre) {
       char *marker = NULL;
       unsigned off = s->side == SIDE_OPEN ? above_pragmas(f->text, s->off, &marker) : s->off;
-      bool to_case = before_case(f->text, f->text_len, s->off);
-      if (to_case && off == s->off) off = above_fallthrough(f->text, off);
-      edit(ed, off, s->side, s->lvl, true, pp_xasprintf(" %s%s%s", pre,
-           to_case && off == s->off ? "/* fallthrough */ " : "", marker ? marker : ""));
+      edit(ed, off, s->side, s->lvl, true, pp_xasprintf(" %s%s%s", pre, s->fall_mark ? mark : "", marker ? marker : ""));
       free(marker);
     }
     break;
@@ -511,7 +465,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   int probes = 0;
   for (size_t i = 0, j; i < g.pieces.n; i = j) {
     for (j = i; j < g.pieces.n && g.pieces.v[j].site == g.pieces.v[i].site; j++) {}
-    emit_site(ed, f, g.pieces.v[i].site, g.pieces.v + i, j - i);
+    emit_site(ed, f, g.pieces.v[i].site, g.pieces.v + i, j - i, lay->fall_mark ? lay->fall_mark : "/* fallthrough */ ");
     for (size_t k = i; k < j; k++) probes += g.pieces.v[k].prio == P_EDGE;
   }
   for (size_t i = 0; i < f->braces.n; i++) {

@@ -33,6 +33,8 @@ typedef struct {
   const uint64_t *expect;  /* ppp: per entry the register value that counts in that slot */
   bool *uses_expect; /* ppp: set when the code reads the table __pathprof_e<fn> */
   bool promote;      /* count the rounds of tight loops in locals (translator/pathcc/promote.c) */
+  const char *fall_mark;  /* the annotation after code that falls into a case label from a block
+                             without statements: GCC's comment, or the attribute clang needs too */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;
