@@ -15,6 +15,9 @@
 #   CSMITH_JOBS=N        parallel jobs (default 2)
 #   CSMITH_WORK=DIR      work directory (default regress/out/csmith; each run in DIR/run.PID, DIR/last the latest)
 # Compiler flags alternate with the seed: odd seeds -O0, even seeds -O2 (CSMITH_CFLAGS overrides).
+#   SUITE_CC=clang       the compiler for every build (default gcc); any other than gcc reports as
+#                        csmith-CC (csmith-clang, csmith-clang-cond, ...), and a line of
+#                        regress/known-failures for csmith also covers csmith-CC
 #
 # Each seed is built in both decision modes (CSMITH_DECISIONS="statements conditions"); conditions
 # mode reports as csmith-cond / csmith-cond-oracle.
@@ -24,6 +27,8 @@
 #   # csmith: N pass, N fail, N fell back, N of M functions uninstrumented (P%) (reasons: ...); oracle: N exact, N differ, ...
 top=$(cd "$(dirname "$0")/.." && pwd)
 self="$top/regress/csmith.sh"
+cc=${SUITE_CC:-gcc}
+tag=csmith$([ "$cc" = gcc ] || echo "-$(basename "$cc")")
 OPTS=${CSMITH_OPTS:---quiet --max-funcs 4 --max-block-depth 3 --max-expr-complexity 5}
 limit=${CSMITH_TIMEOUT:-2}
 
@@ -43,7 +48,7 @@ if [ "${1:-}" = "--plain" ]; then
   # shellcheck disable=SC2086
   if ! timeout 60 csmith --seed "$seed" $OPTS -o prog.c >csmith.log 2>&1; then usable skip "csmith fails: $(first csmith.log)"; fi
   # shellcheck disable=SC2086
-  if ! timeout 60 gcc $(cflags_for "$seed") -I"$inc" -o plain prog.c >plain.build 2>&1; then
+  if ! timeout 60 "$cc" $(cflags_for "$seed") -I"$inc" -o plain prog.c >plain.build 2>&1; then
     usable skip "plain build fails: $(first plain.build)"
   fi
   timeout "$limit" ./plain >plain.out 2>plain.err; echo $? >plain.rc
@@ -65,10 +70,10 @@ if [ "${1:-}" = "--check" ]; then
   check() {
     rm -rf "$d/$m" && mkdir -p "$d/$m/inst" "$d/$m/trace" && cd "$d/$m" || exit 1
     # shellcheck disable=SC2086
-    (cd inst && timeout 300 "$tool/bin/pathcc" --decisions="$m" gcc $flags -I"$inc" -o prog "$d/prog.c" >pathcc.out 2>pathcc.err); brc=$?
+    (cd inst && timeout 300 "$tool/bin/pathcc" --decisions="$m" "$cc" $flags -I"$inc" -o prog "$d/prog.c" >pathcc.out 2>pathcc.err); brc=$?
     if [ "$brc" != 0 ]; then result fail "pathcc build fails (status $brc): $(first inst/pathcc.err)"; return; fi
     # shellcheck disable=SC2086
-    (cd trace && timeout 300 "$tool/bin/pathcc" --trace --decisions="$m" gcc $flags -I"$inc" -o prog "$d/prog.c" >pathcc.out 2>pathcc.err); trc=$?
+    (cd trace && timeout 300 "$tool/bin/pathcc" --trace --decisions="$m" "$cc" $flags -I"$inc" -o prog "$d/prog.c" >pathcc.out 2>pathcc.err); trc=$?
     if [ "$trc" != 0 ]; then result fail "pathcc --trace build fails (status $trc): $(first trace/pathcc.err)"; return; fi
     grep -hE 'warning: .*(uninstrumented|without instrumentation)' inst/pathcc.err >fallback.txt
     python3 "$top/regress/suite.py" uninstrumented inst fallback.txt functions.txt >uninstrumented.tsv
@@ -118,7 +123,11 @@ base=${CSMITH_WORK:-$top/regress/out/csmith}
 count=${CSMITH_COUNT:-$( [ "$full" = 1 ] && echo 500 || echo 50 )}
 jobs=${CSMITH_JOBS:-2}
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok csmith: bin/pathcc or bin/pathprof missing (run make)"
+  echo "not ok $tag: bin/pathcc or bin/pathprof missing (run make)"
+  exit 0
+fi
+if ! command -v "$cc" >/dev/null 2>&1; then
+  echo "skip $tag: SUITE_CC=$cc is not installed"
   exit 0
 fi
 find_include() {
@@ -156,7 +165,7 @@ if ! cp "$top/bin/pathcc" "$top/bin/pathprof" "$work/tool/bin/" || ! cp "$top/li
   echo "not ok csmith: cannot copy bin/pathcc, bin/pathprof and lib/libpathprof.a to $work/tool"
   exit 0
 fi
-echo "# csmith $(csmith --version 2>/dev/null | head -1 | sed 's/^csmith //'), options: $OPTS; include: $inc"
+echo "# csmith $(csmith --version 2>/dev/null | head -1 | sed 's/^csmith //'), options: $OPTS; include: $inc; compiler: $cc"
 
 # Phase 1: generate and run plainly, a batch of seeds at a time, until there are $count usable ones.
 : >"$work/usable.txt"
@@ -186,11 +195,11 @@ fi
 # Phase 2: the instrumented builds of the usable seeds.
 xargs -P "$jobs" -n 1 sh "$self" --check "$work" <"$work/usable.txt"
 
-python3 - "$top/regress" "$work" ${CSMITH_DECISIONS:-statements conditions} <<'PY'
+python3 - "$top/regress" "$work" "$tag" ${CSMITH_DECISIONS:-statements conditions} <<'PY'
 import collections, os, sys
 sys.path.insert(0, sys.argv[1])
 import suite
-work, modes = sys.argv[2], sys.argv[3:]
+work, base, modes = sys.argv[2], sys.argv[3], sys.argv[4:]
 known = suite.Known(os.path.join(sys.argv[1], "known-failures"))
 skipped = collections.Counter()
 usable = set(open(os.path.join(work, "usable.txt")).read().split())
@@ -199,9 +208,9 @@ for seed in tried:
     if seed not in usable:
         u = suite.read(os.path.join(work, "s", seed, "usable")) or ("skip", "the plain phase died")
         skipped[u[1].split(":")[0]] += 1
-        print("# skipped csmith %s: %s" % (seed, u[1]))
+        print("# skipped %s %s: %s" % (base, seed, u[1]))
 for m in modes:
-    t = suite.Mode(known, suite.suite_name("csmith", m))
+    t = suite.Mode(known, suite.suite_name(base, m))
     for seed in tried:
         if seed in usable:
             t.add(seed, os.path.join(work, "s", seed, m))

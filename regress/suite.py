@@ -44,9 +44,21 @@ class Known:
                 if len(w) >= 3 and not w[0].startswith("#"):
                     self.lines[(w[1], w[0])] = (w[2], w[3].strip() if len(w) > 3 else "")
 
+    def general(self, name, kind):
+        """The line for kind, else for the suite it varies: torture-cond, torture-clang and
+        torture-clang-cond-oracle fall back to torture's (and torture-oracle's) lines."""
+        base, _, rest = kind.partition("-")
+        parts = [p for p in rest.split("-") if p] if rest else []
+        oracle = parts[-1:] == ["oracle"]
+        for cand in (kind, "-".join([base] + [p for p in parts if p != "cond"]),
+                     base + ("-oracle" if oracle else "")):
+            if (name, cand) in self.lines:
+                return self.lines[(name, cand)]
+        return None
+
     def report(self, kind, name, res, why):
         own = self.lines.get((name, kind))
-        k = own or self.lines.get((name, kind.replace("-cond", "")))
+        k = own or self.general(name, kind)
         if res in ("pass", "ok"):
             print("ok %s %s" % (kind, name))
             if own:

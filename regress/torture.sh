@@ -16,6 +16,9 @@
 #   TORTURE_JOBS=N     parallel jobs (default 2)
 #   TORTURE_WORK=DIR   work directory (default regress/out/torture; the sources are unpacked into
 #                      DIR/src once and reused, each run works in DIR/run.PID, DIR/last is the latest)
+#   SUITE_CC=clang     the compiler for the plain and the instrumented builds (default gcc); any other
+#                      than gcc reports as torture-CC (torture-clang, torture-clang-cond, ...), and a
+#                      line of regress/known-failures for torture also covers torture-CC
 #
 # Output: "ok torture NAME", "not ok torture NAME: why", "skip torture NAME: known ..." for the tests
 # listed in regress/known-failures that still fail the way it says (the same for "torture-oracle NAME"),
@@ -26,6 +29,8 @@
 # that is reported as not ok (unless known), since the point is to profile every function.
 top=$(cd "$(dirname "$0")/.." && pwd)
 self="$top/regress/torture.sh"
+cc=${SUITE_CC:-gcc}
+tag=torture$([ "$cc" = gcc ] || echo "-$(basename "$cc")")
 
 # ---- one test (run by xargs in parallel): writes $work/t/NAME/result and, with the oracle, .../oracle ----
 if [ "${1:-}" = "--one" ]; then
@@ -40,8 +45,8 @@ if [ "${1:-}" = "--one" ]; then
   result() { printf '%s\t%s\n' "$1" "$2" >"$d/result"; }
   plain() {
     # shellcheck disable=SC2086
-    if ! timeout 60 gcc -O1 -w $flags -o plain "$src" -lm >plain.build 2>&1; then
-      result skip "plain gcc -O1 build fails: $(first plain.build)"; return 1
+    if ! timeout 60 "$cc" -O1 -w $flags -o plain "$src" -lm >plain.build 2>&1; then
+      result skip "plain $cc -O1 build fails: $(first plain.build)"; return 1
     fi
     timeout 10 ./plain >plain.out 2>plain.err; prc=$?
     if [ "$prc" = 124 ]; then result skip "plain build times out (10s)"; return 1; fi
@@ -56,7 +61,7 @@ if [ "${1:-}" = "--one" ]; then
   behaviour() {
     mkdir -p "$d/$m/inst" && cd "$d/$m/inst" || exit 1
     # shellcheck disable=SC2086
-    timeout 120 "$tool/bin/pathcc" --decisions="$m" gcc -O1 -w $flags -o prog "$src" -lm >../pathcc.out 2>../pathcc.err; brc=$?
+    timeout 120 "$tool/bin/pathcc" --decisions="$m" "$cc" -O1 -w $flags -o prog "$src" -lm >../pathcc.out 2>../pathcc.err; brc=$?
     cd .. || exit 1
     if [ "$brc" != 0 ]; then mresult fail "instrumented build fails (status $brc): $(first pathcc.err)"; return; fi
     # Fallback: a pathcc warning line. Functions left out are listed in the tables' "skipped" arrays;
@@ -83,7 +88,7 @@ if [ "${1:-}" = "--one" ]; then
   exactness() {
     mkdir -p "$d/$m/trace" && cd "$d/$m/trace" || exit 1
     # shellcheck disable=SC2086
-    if ! timeout 120 "$tool/bin/pathcc" --trace --decisions="$m" gcc -O1 -w $flags -o prog "$src" -lm >pathcc.out 2>pathcc.err; then
+    if ! timeout 120 "$tool/bin/pathcc" --trace --decisions="$m" "$cc" -O1 -w $flags -o prog "$src" -lm >pathcc.out 2>pathcc.err; then
       oracle fail "pathcc --trace build fails: $(first pathcc.err)"; return
     fi
     if ! ls ./*.pp.json >/dev/null 2>&1; then oracle skip "no tables (unit not instrumented)"; return; fi
@@ -124,7 +129,11 @@ full=0
 [ "${1:-}" = "--full" ] && full=1
 base=${TORTURE_WORK:-$top/regress/out/torture}
 if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
-  echo "not ok torture: bin/pathcc or bin/pathprof missing (run make)"
+  echo "not ok $tag: bin/pathcc or bin/pathprof missing (run make)"
+  exit 0
+fi
+if ! command -v "$cc" >/dev/null 2>&1; then
+  echo "skip $tag: SUITE_CC=$cc is not installed"
   exit 0
 fi
 tarball=$(ls /usr/src/gcc-12/gcc-12*.tar.* 2>/dev/null | grep -v gm2 | head -1)
@@ -345,17 +354,17 @@ mkdir -p "$work/t"
 xargs -P "${TORTURE_JOBS:-2}" -n 1 sh "$self" --one "$work" <"$work/torun.txt"
 
 # Report, in name order, with the known failures (regress/known-failures) marked as such.
-python3 - "$top/regress" "$work" ${TORTURE_DECISIONS:-statements conditions} <<'PY'
+python3 - "$top/regress" "$work" "$tag" ${TORTURE_DECISIONS:-statements conditions} <<'PY'
 import collections, os, sys
 sys.path.insert(0, sys.argv[1])
 import suite
-work, modes = sys.argv[2], sys.argv[3:]
+work, base, modes = sys.argv[2], sys.argv[3], sys.argv[4:]
 known = suite.Known(os.path.join(sys.argv[1], "known-failures"))
 selected = set(open(os.path.join(work, "selected.txt")).read().split())
 skipped, usable = collections.Counter(), []
 names = set(line.split("\t")[0] for line in open(os.path.join(work, "manifest.tsv")))
 for name in sorted(selected - names):
-    print("not ok torture %s: no such test in %s/src" % (name, work))
+    print("not ok %s %s: no such test in %s/src" % (base, name, work))
 for line in open(os.path.join(work, "manifest.tsv")):
     name, status, what = (line.rstrip("\n").split("\t") + [""])[:3]
     if name not in selected:
@@ -364,11 +373,11 @@ for line in open(os.path.join(work, "manifest.tsv")):
     if status == "skip" or (res and res[0] == "skip"):
         why = what if status == "skip" else res[1]
         skipped[why if status == "skip" else why.split(":")[0]] += 1
-        print("# skipped torture %s: %s" % (name, why))
+        print("# skipped %s %s: %s" % (base, name, why))
     else:
         usable.append(name)
 for m in modes:
-    t = suite.Mode(known, suite.suite_name("torture", m))
+    t = suite.Mode(known, suite.suite_name(base, m))
     for name in usable:
         t.add(name, os.path.join(work, "t", name, m))
     print("# %s: %s; %d skipped (%s)" % (t.suite, t.summary(), sum(skipped.values()), suite.tally(skipped)))
