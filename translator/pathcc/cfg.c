@@ -128,9 +128,10 @@ static int jump(Builder *b, CXCursor c, int dst, PPEdgeKind k) {
   return e;
 }
 
-/* A sub-statement of if/loop/switch is a statement list of its own, braced when it is not a
-   compound; returns the site at its end, where the edge that falls out of it puts its code. */
-static int substmt(Builder *b, CXCursor c) {
+/* A sub-statement of if/loop/switch (parent) is a statement list of its own, braced when it
+   is not a compound; returns the site at its end, where the edge that falls out of it puts its
+   code. Braces would hide a misleading indentation from the compiler: such a body is noted. */
+static int substmt(Builder *b, CXCursor c, CXCursor parent) {
   int s;
   b->depth++;
   if (kind(c) == CXCursor_CompoundStmt) {
@@ -143,6 +144,7 @@ static int substmt(Builder *b, CXCursor c) {
     PPBrace br = { start_of(c), e, b->depth };
     if (e == BAD) fail(b, "could not find the end of a statement");
     VEC_PUSH(b->f->braces, br);
+    b->f->indent_check |= cfg_misleading(b, start_of(parent), e, kind(parent) == CXCursor_DoStmt);
     stmt(b, c);
     s = stmt_site(b, e, SIDE_CLOSE);
   }
@@ -156,19 +158,18 @@ static void if_stmt(Builder *b, CXCursor c, Kids k) {
   int tb = new_block(b), eb = k.n > 2 ? new_block(b) : -1, jb = new_block(b);
   cond_edges(b, k.v[0], tb, eb >= 0 ? eb : jb);
   b->cur = tb;
-  leave_to(b, substmt(b, k.v[1]), -1, jb, EK_NORMAL);
+  leave_to(b, substmt(b, k.v[1], c), -1, jb, EK_NORMAL);
   if (eb >= 0) {
     b->cur = eb;
-    leave_to(b, substmt(b, k.v[2]), -1, jb, EK_NORMAL);
+    leave_to(b, substmt(b, k.v[2], c), -1, jb, EK_NORMAL);
   }
   b->cur = jb;
-  (void)c;
 }
 
-static void loop_body(Builder *b, CXCursor body, int brk, int cont, int next) {
+static void loop_body(Builder *b, CXCursor loop, CXCursor body, int brk, int cont, int next) {
   VEC_PUSH(b->brk, brk);
   VEC_PUSH(b->cont, cont);
-  leave_to(b, substmt(b, body), -1, next, EK_NORMAL);
+  leave_to(b, substmt(b, body, loop), -1, next, EK_NORMAL);
   b->brk.n--;
   b->cont.n--;
 }
@@ -190,7 +191,7 @@ static void while_stmt(Builder *b, CXCursor c, Kids k) {
   b->cur = h;
   loop_cond(b, c, k.v[0], body, x);
   b->cur = body;
-  loop_body(b, k.v[1], x, h, h);
+  loop_body(b, c, k.v[1], x, h, h);
   b->cur = x;
 }
 
@@ -198,7 +199,7 @@ static void do_stmt(Builder *b, CXCursor c, Kids k) {
   int body = new_block(b), cb = new_block(b), x = new_block(b);
   leave_to(b, stmt_site(b, start_of(c), SIDE_OPEN), -1, body, EK_NORMAL);
   b->cur = body;
-  loop_body(b, k.v[0], x, cb, cb);
+  loop_body(b, c, k.v[0], x, cb, cb);
   b->cur = cb;
   loop_cond(b, c, k.v[1], body, x);
   b->cur = x;
@@ -229,7 +230,7 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   if (!clang_Cursor_isNull(cond)) loop_cond(b, c, cond, bb, x);
   else leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
   b->cur = bb;
-  loop_body(b, body, x, ib, ib);
+  loop_body(b, c, body, x, ib, ib);
   b->cur = ib;
   int is = clang_Cursor_isNull(inc) ? cfg_add_site(b, SK_FORINC, close, close, SIDE_OPEN)
                                     : cfg_add_site(b, SK_FORINC, start_of(inc), end_of(inc), SIDE_OPEN);
@@ -252,7 +253,7 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   VEC_PUSH(b->sw, sw);
   VEC_PUSH(b->brk, x);
   b->cur = new_block(b);  /* code before the first label is unreachable */
-  int s = substmt(b, k.v[k.n - 1]);
+  int s = substmt(b, k.v[k.n - 1], c);
   int last = b->cur;
   leave_to(b, s, -1, x, EK_NORMAL);
   if (!b->sw.v[b->sw.n - 1].has_default) {

@@ -39,6 +39,8 @@ typedef struct {
   VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */
   unsigned body_open;      /* offset just after the body's '{' */
   bool calls_setjmp;       /* the path register must be volatile */
+  bool indent_check;       /* a body pathcc braces is followed by code the compiler may find
+                              misleadingly indented; with the braces it cannot say so */
   const char *text;        /* the unit's .i text (not owned) */
   size_t text_len;
 } PPFunc;

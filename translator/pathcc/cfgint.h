@@ -106,6 +106,9 @@ int cfg_for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi
 bool cfg_has_jumps(CXCursor c);
 /* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
 unsigned cfg_skip_ws(const PPSource *s, unsigned off);
+/* Could -Wmisleading-indentation warn about the unbraced body of the statement at guard that
+   ends at end (the next statement indented as if guarded, or on the body's line)? Errs on yes. */
+bool cfg_misleading(Builder *b, unsigned guard, unsigned end, bool is_do);
 /* Offset just past the last character of statement c, including its ';'. */
 unsigned cfg_stmt_end(Builder *b, CXCursor c);
 /* Why the body of a function cannot be instrumented (a construct this version leaves alone),

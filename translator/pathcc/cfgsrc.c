@@ -36,6 +36,36 @@ unsigned cfg_skip_ws(const PPSource *s, unsigned off) {
   return off;
 }
 
+/* The visual column of off (tabs every 8, as the compilers count) and where its line starts. */
+static unsigned column(const char *t, unsigned off, unsigned *line) {
+  unsigned s = off, col = 0;
+  while (s > 0 && t[s - 1] != '\n') s--;
+  *line = s;
+  for (unsigned i = s; i < off; i++) col = t[i] == '\t' ? (col / 8 + 1) * 8 : col + 1;
+  return col;
+}
+
+static bool word_at(const char *t, size_t len, unsigned off, const char *w) {
+  size_t n = strlen(w);
+  return off + n <= len && !strncmp(t + off, w, n) && (off + n == len || !(isalnum((unsigned char)t[off + n]) || t[off + n] == '_'));
+}
+
+bool cfg_misleading(Builder *b, unsigned guard, unsigned end, bool is_do) {
+  const char *t = b->src->text;
+  size_t len = b->src->len;
+  unsigned n = cfg_skip_ws(b->src, end);
+  while (n < len && t[n] == ';') n = cfg_skip_ws(b->src, n + 1);  /* null statements guard nothing */
+  if (end == BAD || n >= len || t[n] == '}' || word_at(t, len, n, "else") || (is_do && word_at(t, len, n, "while")))
+    return false;
+  unsigned gline, nline, first = guard;
+  unsigned gcol = column(t, guard, &gline), ncol = column(t, n, &nline);
+  if (nline == gline) {  /* all on one line: gcc warns when the guard begins its line */
+    while (first > gline && (t[first - 1] == ' ' || t[first - 1] == '\t')) first--;
+    return first == gline;
+  }
+  return memchr(t + end, '\n', n - end) == NULL || ncol > gcol;
+}
+
 /* Offset just past the ':' that ends a label whose name or expression ends at off. */
 unsigned cfg_colon_after(Builder *b, unsigned off) {
   off = cfg_skip_ws(b->src, off);

@@ -505,6 +505,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.hash_cap = o->hash_cap;
   u.tab.counter_bits = o->counter_bits;
   res->instrumented = (int)u.funcs.n;
+  for (size_t i = 0; i < u.funcs.n; i++) res->recheck |= u.funcs.v[i].indent_check;
   res->warning = warning_line(&u);
   if (u.funcs.n) rewrite_all(&u, res);
   for (size_t i = 0; i < u.funcs.n; i++) u.tab.funcs.v[i].g = u.funcs.v[i].g;

@@ -52,6 +52,8 @@ typedef struct {
   size_t outlen;
   int instrumented; /* functions */
   char *warning;    /* one line for the user about functions left alone, or NULL */
+  bool recheck;     /* the instrumented unit may be quiet where the source is not (braces pathcc
+                       added around a misleadingly indented body): ask the source when warning */
 } PPResult;
 
 /* Instruments the preprocessed file ipath. Returns 0, or -1 with *err set when the unit

@@ -423,6 +423,15 @@ static bool empty_file(const char *path) {
   return stat(path, &st) != 0 || st.st_size == 0;
 }
 
+/* Did the user ask for warnings (-W..., -pedantic)? */
+static bool warnings_given(const Driver *d) {
+  for (size_t i = 0; i < d->args.n; i++) {
+    const char *a = d->args.v[i];
+    if ((!strncmp(a, "-W", 2) && a[2] && a[3] != ',') || !strncmp(a, "-pedantic", 9)) return true;
+  }
+  return false;
+}
+
 /* Do -Werror or -pedantic-errors let warnings decide the exit status? */
 static bool werror_given(const Driver *d) {
   for (size_t i = 0; i < d->args.n; i++)
@@ -432,15 +441,16 @@ static bool werror_given(const Driver *d) {
 
 /* The compiler's verdict on the user's source when the instrumented compile (status rc_i, its
    stderr and the preprocessor's in said[0..1]) cannot stand for it: it said something, failed,
-   or --diagnostics=exact. The source's own diagnostics go to stderr; returns its exit status
-   and sets *keep when the instrumented object may stay. First -fsyntax-only, which settles it
-   cheaply when it fails or says exactly what the instrumented compile said; else the full
-   compile (gcc's optimizer warns too), which exact mode goes to directly for gcc. */
+   might have been kept quiet by pathcc's braces, or --diagnostics=exact. The source's own
+   diagnostics go to stderr; returns its exit status and sets *keep when the instrumented object
+   may stay. First -fsyntax-only, which settles it cheaply when it fails or says exactly what
+   the instrumented compile said; else the full compile (gcc's optimizer warns too), which exact
+   mode goes to directly for gcc when the instrumented compile was quiet. */
 static int verdict(Driver *d, const Plan *p, const char *input, size_t k, int rc_i, const char *const said[2],
-                   bool *keep) {
+                   bool exact, bool *keep) {
   const PPCompiler *c = compiler(d, false);
   bool quiet = rc_i == 0 && empty_file(said[0]) && empty_file(said[1]);
-  bool syntax = (c->family == PP_CC_GCC || c->family == PP_CC_CLANG) && !(quiet && c->family == PP_CC_GCC);
+  bool syntax = (c->family == PP_CC_GCC || c->family == PP_CC_CLANG) && !(exact && quiet && c->family == PP_CC_GCC);
   char *serr = pp_xasprintf("%s/%zu.syntax.err", d->tmpdir, k), *oerr = pp_xasprintf("%s/%zu.orig.err", d->tmpdir, k);
   char *tmpobj = pp_xasprintf("%s/%zu.orig.o", d->tmpdir, k);
   int rc = -1;
@@ -677,7 +687,9 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   const char *said[2] = { perr, errfile };
   bool keep = rc_i == 0;
   bool exact = d->diagnostics == DIAG_EXACT || (d->diagnostics == DIAG_AUTO && werror_given(d));
-  rc = rc_i == 0 && !exact && empty_file(perr) && empty_file(errfile) ? 0 : verdict(d, p, input, k, rc_i, said, &keep);
+  bool recheck = res.recheck && warnings_given(d);
+  rc = rc_i == 0 && !exact && !recheck && empty_file(perr) && empty_file(errfile) ? 0
+       : verdict(d, p, input, k, rc_i, said, exact, &keep);
   if (rc) {  /* the source itself does not compile: no object, as without pathcc */
     if (rc_i == 0) unlink(obj);
     unlink(tables);
