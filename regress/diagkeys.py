@@ -1,6 +1,7 @@
 """Prints the distinct diagnostic lines of compiler output files, sorted, as "file:line: kind: message"
-(columns, notes, source excerpts and summaries dropped), for comparing two compiles' diagnostics
-(regress/e2e/compilers.sh). The same reading as translator/pathcc/diag.c.
+(columns, notes, source excerpts, summaries and the driver's words about the command line dropped),
+and pathcc's own lines whole, for comparing two compiles' diagnostics (regress/e2e/compilers.sh).
+The same reading as translator/pathcc/diag.c, which does not look for pathcc's lines.
 
 usage: python3 diagkeys.py FILE..."""
 import re
@@ -12,11 +13,13 @@ COLOUR = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 def key(line):
     line = COLOUR.sub("", line.rstrip("\n"))
+    if line.startswith("pathcc: "):  # pathcc's own words: never in a plain compile's output
+        return line
     m = KIND.search(line)
     if not m or m.start() == 0:
         return None
     loc = re.sub(r"(:\d+):\d+$", r"\1", line[:m.start()])
-    return loc + line[m.start():]
+    return loc + line[m.start():] if re.search(r":\d+$", loc) else None
 
 
 keys = set()

@@ -33,6 +33,13 @@ static const char *without_column(const char *l, const char *e) {
   return r < q && r > l && r[-1] == ':' ? q : e;
 }
 
+/* Does the location text [l, e) end in a line number ("f.c:12", columns already dropped)? */
+static bool has_line(const char *l, const char *e) {
+  const char *p = e;
+  while (p > l && isdigit((unsigned char)p[-1])) p--;
+  return p < e && p > l && p[-1] == ':';
+}
+
 char *pp_diag_key(const char *raw) {
   static const char *const kinds[] = { ": fatal error: ", ": error: ", ": warning: ", 0 };
   char *line = plain_text(raw), *key = NULL;
@@ -40,7 +47,8 @@ char *pp_diag_key(const char *raw) {
     const char *k = strstr(line, kinds[i]);
     if (!k || k == line) continue;
     const char *loc_end = without_column(line, k);
-    key = pp_xasprintf("%.*s%s", (int)(loc_end - line), line, k);
+    if (has_line(line, loc_end)) key = pp_xasprintf("%.*s%s", (int)(loc_end - line), line, k);
+    else break;  /* "clang: warning: argument unused", "cc1: warning: ...": about the command line */
   }
   free(line);
   return key;
@@ -68,6 +76,15 @@ static void unique(Keys *k) {
     else free(k->v[i]);
   }
   k->n = n;
+}
+
+bool pp_diag_any(const char *const *a, size_t na) {
+  Keys x = {0};
+  for (size_t i = 0; i < na; i++) add_keys(&x, a[i]);
+  bool any = x.n > 0;
+  for (size_t i = 0; i < x.n; i++) free(x.v[i]);
+  VEC_FREE(x);
+  return any;
 }
 
 bool pp_diag_same(const char *const *a, size_t na, const char *b) {

@@ -286,10 +286,14 @@ static bool linker_only(const char *x) {
          !strcmp(x, "-rdynamic") || !strcmp(x, "-pie") || !strcmp(x, "-no-pie");
 }
 
-/* Options already applied to the .i (or meaningless for it: -x would misname its language). */
+/* Options already applied to the .i (or meaningless for it: -x would misname its language;
+   clang warns that -I and -D go unused on a .i). */
 static bool done_by_preprocessor(const char *x) {
-  return linker_only(x) || !strncmp(x, "-M", 2) || !strcmp(x, "-include") || !strcmp(x, "-imacros") ||
-         !strncmp(x, "-Wp,", 4) || !strncmp(x, "-x", 2);
+  static const char *const cpp[] = { "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-iprefix",
+                                     "-iwithprefix", "-include", "-imacros", "-nostdinc", 0 };
+  for (int i = 0; cpp[i]; i++)
+    if (!strncmp(x, cpp[i], strlen(cpp[i]))) return true;
+  return linker_only(x) || !strncmp(x, "-M", 2) || !strncmp(x, "-Wp,", 4) || !strncmp(x, "-x", 2);
 }
 
 /* Copies the user's options for one step: inputs, -o, -c and -S never (the step adds its
@@ -418,11 +422,6 @@ static int diag_compile(Driver *d, const Plan *p, const char *input, const char 
   return rc;
 }
 
-static bool empty_file(const char *path) {
-  struct stat st;
-  return stat(path, &st) != 0 || st.st_size == 0;
-}
-
 /* Did the user ask for warnings (-W..., -pedantic)? */
 static bool warnings_given(const Driver *d) {
   for (size_t i = 0; i < d->args.n; i++) {
@@ -449,7 +448,7 @@ static bool werror_given(const Driver *d) {
 static int verdict(Driver *d, const Plan *p, const char *input, size_t k, int rc_i, const char *const said[2],
                    bool exact, bool *keep) {
   const PPCompiler *c = compiler(d, false);
-  bool quiet = rc_i == 0 && empty_file(said[0]) && empty_file(said[1]);
+  bool quiet = rc_i == 0 && !pp_diag_any(said, 2);
   bool syntax = (c->family == PP_CC_GCC || c->family == PP_CC_CLANG) && !(exact && quiet && c->family == PP_CC_GCC);
   char *serr = pp_xasprintf("%s/%zu.syntax.err", d->tmpdir, k), *oerr = pp_xasprintf("%s/%zu.orig.err", d->tmpdir, k);
   char *tmpobj = pp_xasprintf("%s/%zu.orig.o", d->tmpdir, k);
@@ -687,9 +686,13 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   const char *said[2] = { perr, errfile };
   bool keep = rc_i == 0;
   bool exact = d->diagnostics == DIAG_EXACT || (d->diagnostics == DIAG_AUTO && werror_given(d));
+  /* lines about no place in the source (an unknown warning option) come from the flags, alike
+     for the source: the compile's are shown, the preprocessor's repeat them */
   bool recheck = res.recheck && warnings_given(d);
-  rc = rc_i == 0 && !exact && !recheck && empty_file(perr) && empty_file(errfile) ? 0
-       : verdict(d, p, input, k, rc_i, said, exact, &keep);
+  if (rc_i == 0 && !exact && !recheck && !pp_diag_any(said, 2)) {
+    copy_to_stderr(errfile);
+    rc = 0;
+  } else rc = verdict(d, p, input, k, rc_i, said, exact, &keep);
   if (rc) {  /* the source itself does not compile: no object, as without pathcc */
     if (rc_i == 0) unlink(obj);
     unlink(tables);
