@@ -128,27 +128,62 @@ link() {
   fi
 }
 
-# modes CC: counter width, update policies and continuous mode with this compiler: each build
-# is clean (no pathcc warning), runs like the plain one and writes a profile pathprof reads
+# modes CC: counter width, update policies, continuous mode and the other modes with this
+# compiler: each build is clean (no pathcc warning), runs like the plain one and writes a profile
+# pathprof reads; kpath and osp need thread-local storage, and a compiler without it (tcc) gets
+# the source compiled as written with one warning saying so
 modes() {
   cc=$1 src="$top/samples/sort.c"
   d="$out/modes-$cc"
   mkdir -p "$d"
   (cd "$d" && $cc -O2 -o plain "$src" && ./plain >plain.out) >/dev/null 2>&1
-  for m in "--counter-bits=32" "--update=atomic" "--update=prefer-atomic" "--continuous"; do
+  for m in "--counter-bits=32" "--update=atomic" "--update=prefer-atomic" "--continuous" "--mode=edge" \
+           "--mode=kpath" "--mode=osp"; do
     n=$(echo "$m" | tr -d '-' | tr '=' '-')
     file=$([ "$m" = --continuous ] && echo "$d/$n.prof%c" || echo "$d/$n.prof")
     threads=$([ "$m" = --update=prefer-atomic ] && echo -pthread)
     # shellcheck disable=SC2086
     (cd "$d" && "$pathcc" $m "$cc" -O2 $threads -o "$n" "$src") >"$d/$n.log" 2>&1; rc=$?
+    if [ "$rc" = 0 ] && grep -q 'needs thread-local storage' "$d/$n.log" && [ "$(wc -l <"$d/$n.log")" = 1 ]; then
+      if (cd "$d" && "./$n" >"$n.out") && cmp -s "$d/plain.out" "$d/$n.out"; then
+        echo "ok mode $cc $m (no thread-local storage: compiled as written, with one warning)"
+      else
+        echo "not ok mode $cc $m: the uninstrumented build behaves differently from the plain one"
+      fi
+      continue
+    fi
     if [ "$rc" != 0 ] || [ -s "$d/$n.log" ]; then
       echo "not ok mode $cc $m: status $rc, $(head -1 "$d/$n.log")"
-    elif ! (cd "$d" && PATHPROF_FILE="$file" "./$n" >"$n.out") || ! cmp -s "$d/plain.out" "$d/$n.out"; then
+    elif ! (cd "$d" && PATHPROF_FILE="$file" PATHPROF_OSP_FILE="$d/$n.prof" "./$n" >"$n.out") || ! cmp -s "$d/plain.out" "$d/$n.out"; then
       echo "not ok mode $cc $m: the program behaves differently from the plain build"
-    elif ! "$top/bin/pathprof" report "$d/$n.prof" >"$d/$n.report" 2>&1 || ! grep -q 'path executions' "$d/$n.report"; then
+    elif [ "$m" = --mode=osp ]; then
+      if "$top/bin/pathprof" hot-subpaths "$d/$n.prof" >"$d/$n.report" 2>&1; then echo "ok mode $cc $m"
+      else echo "not ok mode $cc $m: pathprof hot-subpaths $d/$n.prof: $(head -1 "$d/$n.report")"; fi
+    elif ! "$top/bin/pathprof" report "$d/$n.prof" >"$d/$n.report" 2>&1 || ! grep -q 'executions' "$d/$n.report"; then
       echo "not ok mode $cc $m: pathprof report $d/$n.prof: $(head -1 "$d/$n.report")"
     else
       echo "ok mode $cc $m"
+    fi
+  done
+}
+
+# threads CC: with --update=atomic and prefer-atomic (atomics, shards, or tcc's runtime call) 8
+# threads count exactly 8 times what one thread counts (regress/e2e/threads_prog.c)
+threads() {
+  cc=$1 d="$out/threads-$1"
+  mkdir -p "$d"
+  for u in atomic prefer-atomic; do
+    if ! (cd "$d" && "$pathcc" --update=$u "$cc" -O2 -pthread -o "t-$u" "$top/regress/e2e/threads_prog.c") >"$d/$u.log" 2>&1 ||
+       [ -s "$d/$u.log" ]; then
+      echo "not ok threads $cc --update=$u: the build failed or warned: $(head -1 "$d/$u.log")"; continue
+    fi
+    (cd "$d" && PATHPROF_FILE=one-$u.out ./t-$u 1 100000 >/dev/null && PATHPROF_FILE=eight-$u.out ./t-$u 8 100000 >/dev/null)
+    "$top/bin/pathprof" dump --decode "$d/one-$u.out" >"$d/one-$u.txt" 2>&1
+    "$top/bin/pathprof" dump --decode "$d/eight-$u.out" >"$d/eight-$u.txt" 2>&1
+    if why=$(python3 "$top/regress/countcmp.py" --fn=0,1 "$d/one-$u.txt" "$d/eight-$u.txt" 8); then
+      echo "ok threads $cc --update=$u"
+    else
+      echo "not ok threads $cc --update=$u: $(echo "$why" | head -1)"
     fi
   done
 }
@@ -170,6 +205,7 @@ for cc in gcc clang clang-19 tcc; do
   fi
   link "$cc"
   modes "$cc"
+  threads "$cc"
   diag "$cc" ""
   case $cc in
     gcc) clean "$cc" -std=gnu99 fallthrough_macro; clean "$cc" -std=c2x fallthrough_spellings ;;

@@ -619,6 +619,17 @@ static unsigned counter_bits(Driver *d, const char *src) {
   return 64;
 }
 
+/* kpath and osp units share per-thread state with the host runtime (thread-local storage); a
+   compiler with neither __thread nor _Thread_local (tcc, whose linker also refuses the runtime's
+   TLS relocations) cannot build them. Returns why, or NULL. */
+static const char *mode_unsupported(Driver *d) {
+  const PPCompiler *c = compiler(d, false);
+  if ((d->opt.mode != PP_MODE_KPATH && d->opt.mode != PP_MODE_OSP) || !c->known || !c->host || c->gnu || c->c11_atomics)
+    return NULL;
+  return d->opt.mode == PP_MODE_KPATH ? "--mode=kpath needs thread-local storage, which this compiler does not have"
+                                      : "--mode=osp needs thread-local storage, which this compiler does not have";
+}
+
 /* preprocess -> instrument -> compile, falling back to the untouched source whenever the
    instrumentation cannot be trusted; pathcc never breaks a build. */
 static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
@@ -642,7 +653,17 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     free(ifile); free(ofile); free(errfile); free(perr); free(tables); free(key); free(stdin_copy);
     return rc;
   }
-  int rc = preprocess(d, p, input, ifile, perr);
+  int rc;
+  const char *cannot = mode_unsupported(d);
+  if (cannot) {  /* the mode's runtime cannot link with this compiler's objects: the source as it is */
+    if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, cannot); rc = 1; goto out; }
+    char *why = pp_xasprintf("compiled without instrumentation: %s", cannot);
+    warn(src, why);
+    free(why);
+    rc = compile(d, p, input, true, obj, NULL);
+    goto out;
+  }
+  rc = preprocess(d, p, input, ifile, perr);
   if (rc) { copy_to_stderr(perr); goto out; }  /* the compiler has said why */
   PPOptions o = d->opt;
   o.source = src;
