@@ -1,5 +1,6 @@
 /* Compiler facts: the predefined macros and a test link say what a compiler is and targets; cached per compiler. */
 #include "ccprobe.h"
+#include "instrument.h"
 #include "model/util.h"
 #include <ctype.h>
 #include <errno.h>
@@ -310,4 +311,24 @@ void pp_cc_probe(PPCompiler *c, char **words, size_t nwords, char **flags, size_
   if (asked) ask_link(c, words, nwords, flags, nflags, dir, run, ctx);
   if (!cached || (asked && c->exclude_libs >= 0)) save(c, file);
   free(file);
+}
+
+long pp_cc_macro(const PPCompiler *c, const char *name, long dflt) {
+  char *pat = pp_xasprintf("#define %s ", name);
+  const char *m = c->macros ? strstr(c->macros, pat) : NULL;
+  long v = m ? strtol(m + strlen(pat), NULL, 0) : dflt;
+  free(pat);
+  return v;
+}
+
+int pp_cc_atomic_kind(const PPCompiler *c) {
+  if (pp_cc_macro(c, "__GCC_ATOMIC_LLONG_LOCK_FREE", 2) == 2) return PP_ATOMIC_64;
+  bool little = c->macros && (strstr(c->macros, "#define __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__\n") ||
+                              strstr(c->macros, "#define __BYTE_ORDER__ 1234\n"));
+  if (pp_cc_macro(c, "__GCC_ATOMIC_INT_LOCK_FREE", 0) == 2 && c->int_bits == 32 && little) return PP_ATOMIC_32_CARRY;
+  return PP_ATOMIC_MASKED;
+}
+
+bool pp_cc_avr(const PPCompiler *c) {
+  return pp_cc_macro(c, "__AVR__", 0) != 0;
 }

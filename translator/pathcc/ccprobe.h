@@ -34,6 +34,16 @@ void pp_cc_probe(PPCompiler *c, char **words, size_t nwords, char **flags, size_
 bool pp_cc_target_flag(const char *opt);
 /* The target the runtime next to pathcc was built for, in pp_cc_probe's spelling. */
 const char *pp_cc_host_target(void);
+/* The value of the target's predefined macro name as a number, or dflt when it is not defined
+   (or the compiler could not say). */
+long pp_cc_macro(const PPCompiler *c, const char *name, long dflt);
+/* How --update=atomic adds on the target (PP_ATOMIC_* of instrument.h): 64-bit lock-free adds
+   where they exist (hosts, AArch64, RV64A), else 32-bit ones with a carry on little-endian
+   targets with a 32-bit int (Cortex-M3/M4/M7, RV32A), else the runtime's interrupt-masked add
+   (Cortex-M0, AVR, RV32I: no atomic add at all). */
+int pp_cc_atomic_kind(const PPCompiler *c);
+/* Whether the target is AVR (const data is copied to RAM unless placed in program memory). */
+bool pp_cc_avr(const PPCompiler *c);
 /* The family's name: gcc, clang, tcc or cc. */
 const char *pp_cc_family_name(PPCCFamily f);
 #endif

@@ -331,26 +331,6 @@ static bool gnu_output(const PPSource *src) {
   return false;
 }
 
-/* FNV-1a of the unit's text as the user's prefix maps would show it: each OLD prefix the text
-   holds (the line markers name sources by the paths the build gave) hashed as its NEW, so one
-   tree built in two directories gets one checksum, and one object (reproducible builds). */
-static uint64_t text_hash(const PPOptions *o, const char *text, size_t len) {
-  uint64_t h = PP_FNV_BASIS;
-  size_t from = 0;
-  for (size_t i = 0; i < len && o->nmaps; i++) {
-    for (size_t m = o->nmaps; m-- > 0;) {  /* the last map given wins, as in GCC */
-      size_t n = strlen(o->map_from[m]);
-      if (!n || n > len - i || memcmp(text + i, o->map_from[m], n)) continue;
-      h = pp_fnv1a(h, text + from, i - from);
-      h = pp_fnv1a(h, o->map_to[m], strlen(o->map_to[m]));
-      from = i + n;
-      i = from - 1;
-      break;
-    }
-  }
-  return pp_fnv1a(h, text + from, len - from);
-}
-
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
   char opts[160];
@@ -358,7 +338,7 @@ static uint64_t checksum(const Unit *u) {
            pp_mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
            u->o->system_headers, u->o->conditions, u->o->counter_bits);
   if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
-  uint64_t h = text_hash(u->o, u->src.text, u->src.len);
+  uint64_t h = pp_prefix_map_hash(u->o->maps, PP_FNV_BASIS, u->src.text, u->src.len);
   h = pp_fnv1a(h, opts, strlen(opts));
   /* the placement too: edge mode's counters sit where it put them */
   for (size_t i = 0; i < u->funcs.n; i++)

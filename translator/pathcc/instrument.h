@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "interesting.h"
+#include "prefixmap.h"
 
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
@@ -22,8 +23,7 @@ typedef struct {
   const char *tables;       /* absolute path of the tables file to write */
   const char *tables_key;   /* the tables' name as the object records it (the user's prefix maps
                                applied), or NULL for tables itself */
-  const char *const *map_from, *const *map_to;  /* the user's -f*-prefix-map=OLD=NEW, in order */
-  size_t nmaps;
+  const PPPrefixMaps *maps; /* the user's -f*-prefix-map=OLD=NEW (the checksum hashes paths through them) */
   bool trace;               /* also log block entries (the oracle build) */
   bool osp_tls;             /* osp: the skip counter is per thread (the compiler targets the host) */
   uint64_t array_limit;     /* functions with more paths count in the hash table */

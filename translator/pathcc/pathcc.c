@@ -26,8 +26,7 @@ typedef struct {
   int diagnostics;           /* --diagnostics=: DIAG_AUTO, DIAG_CHECKED or DIAG_EXACT */
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
-  VEC(char *) map_from;   /* the user's prefix maps, OLD and NEW (prefix_maps) */
-  VEC(char *) map_to;
+  PPPrefixMaps maps;      /* the user's -f*-prefix-map options */
   PPCompiler facts;          /* what the compiler is and targets (ccprobe.c) */
   int cc_asked;              /* 0: not yet, 1: its macros, 2: also its link */
   bool hash_cap_given;       /* --hash-cap was given */
@@ -205,30 +204,6 @@ static char *absolute(const char *path) {
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
   return pp_xasprintf("%s/%s", cwd, path);
-}
-
-/* The user's -ffile-prefix-map, -fdebug-prefix-map and -fmacro-prefix-map (OLD=NEW), in order:
-   the object names its tables and hashes its source paths through them, as GCC writes debug
-   info and __FILE__, so builds of one tree in two directories are bit-identical. */
-static void prefix_maps(Driver *d) {
-  static const char *const opts[] = { "-ffile-prefix-map=", "-fdebug-prefix-map=", "-fmacro-prefix-map=" };
-  for (size_t i = 0; i < d->args.n; i++)
-    for (size_t k = 0; k < 3; k++) {
-      const char *a = d->args.v[i], *eq;
-      if (strncmp(a, opts[k], strlen(opts[k])) || !(eq = strchr(a + strlen(opts[k]), '='))) continue;
-      VEC_PUSH(d->map_from, pp_xasprintf("%.*s", (int)(eq - a - strlen(opts[k])), a + strlen(opts[k])));
-      VEC_PUSH(d->map_to, pp_xstrdup(eq + 1));
-    }
-}
-
-/* path through the prefix maps (the last that matches wins), or NULL when none does. */
-static char *mapped(const Driver *d, const char *path) {
-  for (size_t m = d->map_from.n; m-- > 0;) {
-    size_t n = strlen(d->map_from.v[m]);
-    if (n && !strncmp(path, d->map_from.v[m], n))
-      return pp_xasprintf("%s%s", d->map_to.v[m], path + n);
-  }
-  return NULL;
 }
 
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
@@ -561,47 +536,9 @@ static const PPCompiler *compiler(Driver *d, bool link) {
   return &d->facts;
 }
 
-/* The compiler's predefined macros with the user's flags (which choose the target), asked once
-   per compiler (ccprobe.c; NULL when the compiler cannot say); what the target can do is read from them. */
-static const char *target_macros(Driver *d) {
-  return compiler(d, false)->macros;
-}
-
-/* The value of predefined macro name as a number, or dflt when it is not defined. */
-static long macro_value(Driver *d, const char *name, long dflt) {
-  const char *text = target_macros(d);
-  char *pat = pp_xasprintf("#define %s ", name);
-  const char *m = text ? strstr(text, pat) : NULL;
-  long v = m ? strtol(m + strlen(pat), NULL, 0) : dflt;
-  free(pat);
-  return v;
-}
-
 /* The target's int width from __SIZEOF_INT__; 0 when the compiler cannot say. */
 static int int_bits(Driver *d) {
-  return (int)(8 * macro_value(d, "__SIZEOF_INT__", 0));
-}
-
-/* Whether the target is AVR, where const data is copied to RAM unless placed in program memory:
-   only a compiler named for AVR or given -mmcu= is asked (the probe costs a compiler run). */
-static bool avr_target(Driver *d) {
-  bool maybe = false;
-  for (size_t i = 0; i < d->ccpre.n && !maybe; i++) maybe = strstr(d->ccpre.v[i], "avr") != NULL;
-  for (size_t i = 0; i < d->args.n && !maybe; i++) maybe = !strncmp(d->args.v[i], "-mmcu=", 6);
-  return maybe && macro_value(d, "__AVR__", 0) != 0;
-}
-
-/* How --update=atomic adds on this target (PP_ATOMIC_*): 64-bit lock-free adds where they exist
-   (hosts, AArch64, RV64A), else 32-bit ones with a carry (Cortex-M3/M4/M7, RV32A), else the
-   runtime's interrupt-masked add (Cortex-M0, AVR, RV32I: no atomic instructions at all). */
-static int atomic_kind(Driver *d) {
-  if (macro_value(d, "__GCC_ATOMIC_LLONG_LOCK_FREE", 2) == 2) return PP_ATOMIC_64;
-  const char *m = target_macros(d);
-  bool little = m && (strstr(m, "#define __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__\n") ||
-                      strstr(m, "#define __BYTE_ORDER__ 1234\n"));
-  if (macro_value(d, "__GCC_ATOMIC_INT_LOCK_FREE", 0) == 2 && int_bits(d) == 32 && little)
-    return PP_ATOMIC_32_CARRY;
-  return PP_ATOMIC_MASKED;
+  return compiler(d, false)->int_bits;
 }
 
 /* --counter-bits=32 needs an int of 32 bits or more, and path mode; else the unit keeps 64-bit counters. */
@@ -645,7 +582,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   const char *input = stdin_copy ? stdin_copy : src;
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
   char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k), *perr = pp_xasprintf("%s/%zu.cpp.err", d->tmpdir, k);
-  char *tables = tables_path(d, p, k, obj), *err = NULL, *key = mapped(d, tables);
+  char *tables = tables_path(d, p, k, obj), *err = NULL, *key = pp_prefix_map_path(&d->maps, tables);
   struct stat ost;
   bool device = stat(obj, &ost) == 0 && !S_ISREG(ost.st_mode);
   if (!selected(d, src) || device) {  /* not chosen, or output to a device: compiled as written */
@@ -669,12 +606,10 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   o.source = src;
   o.tables = tables;
   o.tables_key = key;
-  o.map_from = (const char *const *)d->map_from.v;
-  o.map_to = (const char *const *)d->map_to.v;
-  o.nmaps = d->map_from.n;
+  o.maps = &d->maps;
   o.counter_bits = counter_bits(d, src);
-  o.atomic = o.update != PP_UPDATE_SINGLE ? atomic_kind(d) : PP_ATOMIC_64;
-  o.progmem = avr_target(d);
+  o.atomic = o.update != PP_UPDATE_SINGLE ? pp_cc_atomic_kind(compiler(d, false)) : PP_ATOMIC_64;
+  o.progmem = pp_cc_avr(compiler(d, false));
   o.fn_include = d->inc_funcs.v;
   o.n_fn_include = d->inc_funcs.n;
   o.fn_exclude = d->exc_funcs.v;
@@ -1009,7 +944,7 @@ int main(int argc, char **argv) {
   for (; i < argc; i++)
     if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
   threads_policy(&d);
-  prefix_maps(&d);
+  pp_prefix_maps_read(&d.maps, d.args.v, d.args.n);
   if (d.opt.continuous && d.opt.counter_bits == 32) die("%s", "--continuous needs 64-bit counters (not --counter-bits=32)");
   Plan p;
   analyse(&d, &p);
