@@ -18,6 +18,8 @@ void pp_graph_free(PPGraph *g) {
   }
   VEC_FREE(g->blocks);
   VEC_FREE(g->edges);
+  VEC_FREE(g->conds);
+  VEC_FREE(g->decisions);
   free(g->out_start); free(g->out_edges); free(g->in_start); free(g->in_edges); free(g->np);
   memset(g, 0, sizeof *g);
 }

@@ -72,9 +72,25 @@ typedef struct {
   PPFacts facts;        /* for the static estimator; not in the tables */
 } PPBlock;
 
+/* A condition of a decision (--decisions=conditions), in evaluation order: block ends with its
+   true edge to block t and its false edge to block f; next_t / next_f: the index (within the
+   decision) of the condition evaluated next, always a later one, or PP_DEC_TRUE / PP_DEC_FALSE
+   when that outcome decides the decision. */
+enum { PP_DEC_TRUE = -1, PP_DEC_FALSE = -2 };
+typedef struct {
+  int block, t, f, next_t, next_f;
+  unsigned line, col;
+  char text[48];   /* the condition as written, cut short */
+} PPCond;
+
+/* A decision: conditions conds[first .. first+n) of its graph; where it starts in the source. */
+typedef struct { int first, n, file; unsigned line, col; } PPDecision;
+
 typedef struct {
   VEC(PPBlock) blocks;
   VEC(PPEdge) edges;
+  VEC(PPCond) conds;          /* every decision's conditions, decision after decision */
+  VEC(PPDecision) decisions;  /* conditions mode only; empty otherwise */
   /* DAG adjacency (CSR, edges in id order), rebuilt by pp_graph_index */
   int *out_start, *out_edges, *in_start, *in_edges;
   uint64_t *np;         /* paths from each node to exit */

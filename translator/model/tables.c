@@ -1,6 +1,7 @@
 /* The per-unit tables (JSON, Jansson): what the rewriter did, in the form the reporter decodes. */
 #include "tables.h"
 #include "number.h"
+#include "decision.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -88,6 +89,8 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
     if (f->entry_slot >= 0) json_object_set_new(o, "entry_counter", json_integer(f->entry_slot));
   }
   if (f->ppp) ppp_json(o, f);
+  json_t *dec = pp_decisions_json(&f->g);
+  if (dec) json_object_set_new(o, "decisions", dec);
   return o;
 }
 
@@ -290,6 +293,7 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
     if (f->g.edges.v[i].slot >= f->counters) rc = -1;
   }
   if (!rc && ppp) rc = read_ppp(f, o, w);
+  if (!rc) rc = pp_decisions_read(&f->g, json_object_get(o, "decisions"), nfiles);
   free(vals);
   free(w);
   return rc;

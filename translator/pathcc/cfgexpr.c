@@ -220,8 +220,9 @@ bool cfg_has_decisions(Builder *b, CXCursor e) {
 
 
 /* Two outcome edges to one block would be one block sequence twice; a step block on the
-   false side keeps every path's blocks distinct (the oracle and the reports see blocks). */
-static void two_way(Builder *b, int site, int t, int f) {
+   false side keeps every path's blocks distinct (the oracle and the reports see blocks).
+   Returns the block the false edge enters. */
+static int two_way(Builder *b, int site, int t, int f) {
   cfg_add_edge(b, t, EK_NORMAL, site, ARM_TRUE);
   if (t == f) {
     int step = cfg_new_inner(b);
@@ -230,20 +231,98 @@ static void two_way(Builder *b, int site, int t, int f) {
     b->cur = step;
     cfg_add_edge(b, f, EK_NORMAL, -1, -1);
     b->cur = cur;
-  } else cfg_add_edge(b, f, EK_NORMAL, site, ARM_FALSE);
+    return step;
+  }
+  cfg_add_edge(b, f, EK_NORMAL, site, ARM_FALSE);
+  return f;
 }
+
+/* ---- the decision structure (tables "decisions", for MC/DC) ----
+   A condition's outcomes lead to the decision's outcome (PP_DEC_TRUE, PP_DEC_FALSE) or to the
+   first condition of a subexpression not walked yet: a label, bound when that condition is made. */
+
+static int new_label(Builder *b) {
+  VEC_PUSH(b->dec.label, -1);
+  return (int)b->dec.label.n - 1;
+}
+
+/* The next condition recorded is the first of the subexpression label l stands for. */
+static void bind_next(Builder *b, int l) {
+  if (b->dec.on) VEC_PUSH(b->dec.pending, l);
+}
+
+/* Starts recording a decision on e; the one being recorded (a decision inside a condition's
+   operand, such as f(a && b) && c) is saved in *saved and comes back with end_decision. */
+static void begin_decision(Builder *b, CXCursor e, DecState *saved) {
+  *saved = b->dec;
+  memset(&b->dec, 0, sizeof b->dec);
+  b->dec.on = b->conditions;
+  b->dec.line = presumed(b, clang_getRangeStart(clang_getCursorExtent(e)), &b->dec.file);
+  CXString fn;
+  clang_getPresumedLocation(clang_getRangeStart(clang_getCursorExtent(e)), &fn, NULL, &b->dec.col);
+  clang_disposeString(fn);
+}
+
+/* Turns the labels into condition indices and adds the decision to the graph (after any
+   decision nested in its operands, which ended first). */
+static void end_decision(Builder *b, DecState *saved) {
+  DecState *d = &b->dec;
+  int base = (int)b->g->conds.n;
+  for (size_t i = 0; i < d->conds.n; i++) {
+    PPCond c = d->conds.v[i];
+    if (c.next_t >= 0) c.next_t = d->label.v[c.next_t];
+    if (c.next_f >= 0) c.next_f = d->label.v[c.next_f];
+    VEC_PUSH(b->g->conds, c);
+  }
+  if (d->on && d->conds.n) {
+    PPDecision dec = { base, (int)d->conds.n, d->file, d->line, d->col };
+    VEC_PUSH(b->g->decisions, dec);
+  }
+  VEC_FREE(d->conds);
+  VEC_FREE(d->label);
+  VEC_FREE(d->pending);
+  *d = *saved;
+}
+
+/* Records a condition e of the current decision: its block and edges, its symbolic outcomes. */
+static void record_cond(Builder *b, CXCursor e, int t, int f, int st, int sf) {
+  DecState *d = &b->dec;
+  if (!d->on) return;
+  PPCond c = { b->cur, t, f, st, sf, 0, 0, "" };
+  int index = (int)d->conds.n;
+  for (size_t i = 0; i < d->pending.n; i++) d->label.v[d->pending.v[i]] = index;
+  d->pending.n = 0;
+  CXString fn;
+  clang_getPresumedLocation(clang_getRangeStart(clang_getCursorExtent(e)), &fn, &c.line, &c.col);
+  clang_disposeString(fn);
+  unsigned a = start_of(e), z = end_of(e), o = 0;
+  for (unsigned i = a; i < z && o + 4 < sizeof c.text; i++)  /* blanks folded: one line of text */
+    if (!isspace((unsigned char)b->src->text[i]) || (o && c.text[o - 1] != ' ')) c.text[o++] = isspace((unsigned char)b->src->text[i]) ? ' ' : b->src->text[i];
+  if (o + 4 >= sizeof c.text && z > a + o) { memcpy(c.text + o, "...", 3); o += 3; }
+  c.text[o] = 0;
+  VEC_PUSH(d->conds, c);
+}
+
+static void cond_sym(Builder *b, CXCursor e, int t, int f, int st, int sf);
 
 /* Walks an expression in evaluation order, turning &&, || and ?: into blocks and edges.
    Operands of other operators are unsequenced, so when more than one holds decisions the
-   compiler may run them in any order and the node stays whole. */
+   compiler may run them in any order and the node stays whole. A && or || here is a value
+   (x = a && b): a decision of its own, as GCC and clang count it; so is a ?:'s condition. */
 void cfg_expr_flow(Builder *b, CXCursor e) {
   Kids k;
   Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
   if (op == OP_AND || op == OP_OR) {
     int mid = cfg_new_inner(b), join = cfg_new_inner(b);
-    cfg_cond_flow(b, k.v[0], op == OP_AND ? mid : join, op == OP_AND ? join : mid);
+    DecState saved;
+    begin_decision(b, e, &saved);
+    int l = new_label(b);
+    cond_sym(b, k.v[0], op == OP_AND ? mid : join, op == OP_AND ? join : mid,
+             op == OP_AND ? l : PP_DEC_TRUE, op == OP_AND ? PP_DEC_FALSE : l);
+    bind_next(b, l);
     b->cur = mid;
-    cfg_cond_flow(b, k.v[1], join, join);
+    cond_sym(b, k.v[1], join, join, PP_DEC_TRUE, PP_DEC_FALSE);
+    end_decision(b, &saved);
     b->cur = join;
   } else if (op == OP_COND) {
     int x = cfg_new_inner(b), y = cfg_new_inner(b), join = cfg_new_inner(b);
@@ -267,40 +346,54 @@ void cfg_expr_flow(Builder *b, CXCursor e) {
   VEC_FREE(k);
 }
 
-/* A decision on expression e: ends the current block with edges to t (true) and f. */
-static void cond_leaf(Builder *b, CXCursor e, int t, int f) {
+/* A decision on expression e: ends the current block with edges to t (true) and f; st, sf:
+   where its outcomes lead within the decision being recorded. */
+static void cond_leaf(Builder *b, CXCursor e, int t, int f, int st, int sf) {
   if (b->conditions) cfg_expr_flow(b, e);
   int s = cfg_add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
   cfg_set_head(b, s);
   cfg_add_lines(b, e);
   note_decision(b, e);
-  two_way(b, s, t, f);
+  record_cond(b, e, t, two_way(b, s, t, f), st, sf);
 }
 
-void cfg_cond_flow(Builder *b, CXCursor e, int t, int f) {
+/* A condition e in evaluation order, with its symbolic outcomes (see record_cond). */
+static void cond_sym(Builder *b, CXCursor e, int t, int f, int st, int sf) {
   Kids k;
   Op op = b->conditions ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
   switch (op) {
   case OP_AND: case OP_OR: {
-    int mid = cfg_new_inner(b);
-    cfg_cond_flow(b, k.v[0], op == OP_AND ? mid : t, op == OP_AND ? f : mid);
+    int mid = cfg_new_inner(b), l = b->dec.on ? new_label(b) : 0;
+    cond_sym(b, k.v[0], op == OP_AND ? mid : t, op == OP_AND ? f : mid, op == OP_AND ? l : st, op == OP_AND ? sf : l);
+    bind_next(b, l);
     b->cur = mid;
-    cfg_cond_flow(b, k.v[1], t, f);
+    cond_sym(b, k.v[1], t, f, st, sf);
     break;
   }
   case OP_COND: {
     int x = cfg_new_inner(b), y = cfg_new_inner(b);
-    cfg_cond_flow(b, k.v[0], x, y);
+    int lx = b->dec.on ? new_label(b) : 0, ly = b->dec.on ? new_label(b) : 0;
+    cond_sym(b, k.v[0], x, y, lx, ly);
+    bind_next(b, lx);
     b->cur = x;
-    cfg_cond_flow(b, k.v[1], t, f);
+    cond_sym(b, k.v[1], t, f, st, sf);
+    bind_next(b, ly);
     b->cur = y;
-    cfg_cond_flow(b, k.v[2], t, f);
+    cond_sym(b, k.v[2], t, f, st, sf);
     break;
   }
-  case OP_NOT: cfg_cond_flow(b, k.v[0], f, t); break;
-  case OP_PAREN: cfg_cond_flow(b, k.v[0], t, f); break;
-  case OP_COMMA: cfg_expr_flow(b, k.v[0]); cfg_cond_flow(b, k.v[1], t, f); break;
-  default: cond_leaf(b, e, t, f); break;
+  case OP_NOT: cond_sym(b, k.v[0], f, t, sf, st); break;
+  case OP_PAREN: cond_sym(b, k.v[0], t, f, st, sf); break;
+  case OP_COMMA: cfg_expr_flow(b, k.v[0]); cond_sym(b, k.v[1], t, f, st, sf); break;
+  default: cond_leaf(b, e, t, f, st, sf); break;
   }
   VEC_FREE(k);
+}
+
+/* A condition of a statement (if, loops) or of a ?: is a decision of its own. */
+void cfg_cond_flow(Builder *b, CXCursor e, int t, int f) {
+  DecState saved;
+  begin_decision(b, e, &saved);
+  cond_sym(b, e, t, f, PP_DEC_TRUE, PP_DEC_FALSE);
+  end_decision(b, &saved);
 }

@@ -15,6 +15,17 @@ typedef struct { char *name; int block, head; } Label;
 typedef struct { int edge; char *name; } Goto;
 typedef struct { int head; bool has_default; } Switch;
 
+/* The decision being built (--decisions=conditions): labels stand for "the first condition
+   of the subexpression walked next" until that condition exists. */
+typedef struct {
+  bool on;            /* a decision is being recorded */
+  VEC(PPCond) conds;  /* its conditions so far, outcomes still as labels */
+  VEC(int) label;     /* label -> condition index within the decision (-1: not yet) */
+  VEC(int) pending;   /* labels the next condition binds */
+  unsigned line, col;
+  int file;
+} DecState;
+
 typedef struct {
   PPSource *src;
   PPFunc *f;
@@ -29,6 +40,7 @@ typedef struct {
   bool conditions;  /* &&, || and ?: are decisions of their own */
   VEC(char *) taken;  /* labels whose address is taken (&&label) */
   int hub;          /* the block every goto *p goes through, or -1 */
+  DecState dec;     /* the decision whose conditions are being walked */
   unsigned lead_end;  /* the statement is one of its compound's leading declarations: the
                          offset of the compound's closing brace (else BAD) */
   /* where code that runs when the current block falls into a label can go: right after the
