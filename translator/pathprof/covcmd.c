@@ -1,6 +1,7 @@
 /* pathprof coverage: loads a profile, derives the coverage and writes it in the chosen format. */
 #include "commands.h"
 #include "formats/formats.h"
+#include "formats/mcdcfmt.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -9,8 +10,12 @@
 
 int pp_cmd_coverage(int argc, char **argv) {
   const char *format = "text", *out = NULL, *file = NULL;
+  int mcdc = -1;  /* --mcdc[=unique-cause|masking]: the MC/DC report instead */
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) {
+    if (!strcmp(argv[i], "--mcdc") || !strcmp(argv[i], "--mcdc=masking")) mcdc = PP_MCDC_MASKING;
+    else if (!strcmp(argv[i], "--mcdc=unique-cause")) mcdc = PP_MCDC_UNIQUE;
+    else if (!strncmp(argv[i], "--mcdc=", 7)) { fprintf(stderr, "pathprof coverage: --mcdc is unique-cause or masking, not '%s'\n", argv[i] + 7); return 2; }
+    else if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) {
       if (i + 1 >= argc) { fprintf(stderr, "pathprof coverage: %s needs a value\n", argv[i]); return 2; }
       if (argv[i][1] == 'o') out = argv[++i]; else format = argv[++i];
     } else if (!strncmp(argv[i], "--format=", 9)) format = argv[i] + 9;
@@ -23,6 +28,7 @@ int pp_cmd_coverage(int argc, char **argv) {
   for (int i = 0; formats[i]; i++)
     if (!strcmp(format, formats[i])) fmt = i;
   if (fmt < 0) { fprintf(stderr, "pathprof coverage: unknown format '%s' (text, json, lcov, cobertura, gcov, html)\n", format); return 2; }
+  if (mcdc >= 0 && (fmt == 3 || fmt == 5)) { fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov\n"); return 2; }
   if (fmt == 5 && (!out || !strcmp(out, "-"))) { fprintf(stderr, "pathprof coverage: --format html writes a directory: name it with -o DIR\n"); return 2; }
   file = pp_profile_name(file);
   PPLoaded l;
@@ -47,7 +53,17 @@ int pp_cmd_coverage(int argc, char **argv) {
       return 1;
     }
   }
-  switch (fmt) {
+  PPMcdc m;
+  if (mcdc >= 0) {
+    pp_mcdc_build(&c, (PPMcdcDef)mcdc, &m);
+    pp_mcdc_explain(&c, &m);
+    if (fmt == 0) pp_mcdc_text(o, &c, &m, file);
+    else if (fmt == 1) pp_mcdc_json(o, &c, &m, file);
+    else if (fmt == 2) pp_mcdc_lcov(o, &c, &m);
+    else pp_mcdc_gcov(o, &c, &m);
+    if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
+    pp_mcdc_free(&m);
+  } else switch (fmt) {
   case 0: pp_format_text(o, &c, file); break;
   case 1: pp_format_json(o, &c, file); break;
   case 2: pp_format_lcov(o, &c); break;

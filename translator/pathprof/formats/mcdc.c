@@ -1,0 +1,198 @@
+/* MC/DC in the coverage formats (pathprof coverage --mcdc): text summary and truth tables, gcov's
+   condition lines, JSON (doc/coverage-json.md) and lcov 2.x MCDC records. */
+#include "mcdcfmt.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *def_name(PPMcdcDef d) { return d == PP_MCDC_UNIQUE ? "unique-cause" : "masking"; }
+static char tf(int v) { return v < 0 ? '-' : v ? 'T' : 'F'; }
+
+/* Statements-mode or edge-mode functions have no vectors: one line each says how to get them. */
+static void explain_missing(FILE *o, const PPCoverage *c, const PPMcdc *m) {
+  for (size_t i = 0; i < m->no_decisions.n; i++) {
+    const PPCovFunc *f = &c->funcs.v[m->no_decisions.v[i]];
+    fprintf(o, "pathprof coverage: %s: %s: no MC/DC: built with --decisions=statements; rebuild with pathcc --decisions=conditions\n",
+            f->t->source, f->f->name);
+  }
+  for (size_t i = 0; i < m->edge_mode.n; i++) {
+    const PPCovFunc *f = &c->funcs.v[m->edge_mode.v[i]];
+    fprintf(o, "pathprof coverage: %s: %s: no MC/DC: built with --mode=edge (edge counts hold no condition vectors); rebuild in path mode\n",
+            f->t->source, f->f->name);
+  }
+}
+
+void pp_mcdc_explain(const PPCoverage *c, const PPMcdc *m) { explain_missing(stderr, c, m); }
+
+typedef struct { uint64_t dec, dec_hit, cond, cond_hit; } Sum;
+
+static void add_dec(Sum *s, const PPMcdcDecision *d) {
+  s->dec++;
+  s->dec_hit += d->covered == d->d->n;
+  s->cond += (uint64_t)d->d->n;
+  s->cond_hit += (uint64_t)d->covered;
+}
+
+static void pct(FILE *o, uint64_t hit, uint64_t total) {
+  if (total) fprintf(o, "%7" PRIu64 "/%-7" PRIu64 " %5.1f%%", hit, total, 100.0 * (double)hit / (double)total);
+  else fprintf(o, "%15s %6s", "-", "");
+}
+
+/* One decision's truth table of executed vectors and each condition's verdict. */
+static void text_decision(FILE *o, const PPCoverage *c, const PPMcdcDecision *d) {
+  const PPCovFunc *f = &c->funcs.v[d->func];
+  fprintf(o, "\n%s:%u:%u: %s: %d condition%s, %" PRIu64 " evaluations, %d/%d conditions covered\n",
+          f->t->files.v[d->d->file], d->d->line, d->d->col, f->f->name, d->d->n, d->d->n == 1 ? "" : "s",
+          d->evaluations, d->covered, d->d->n);
+  if (d->partial) fprintf(o, "  (%" PRIu64 " evaluations split by a cut edge left out)\n", d->partial);
+  fputs("  vector  ", o);
+  for (int i = 0; i < d->d->n; i++) fprintf(o, "c%-2d", i);
+  fputs(" outcome  count\n", o);
+  for (size_t v = 0; v < d->vecs.n; v++) {
+    fprintf(o, "  %6zu  ", v + 1);
+    for (int i = 0; i < d->d->n; i++) fprintf(o, "%c  ", tf(d->vecs.v[v].vals[i]));
+    fprintf(o, " %c     %8" PRIu64 "\n", tf(d->vecs.v[v].outcome), d->vecs.v[v].count);
+  }
+  for (int i = 0; i < d->d->n; i++) {
+    const PPMcdcCond *r = &d->res[i];
+    fprintf(o, "  c%d %s (line %u): ", i, d->conds[i].text, d->conds[i].line);
+    if (r->shown[0] && r->shown[1]) fprintf(o, "covered by vectors %d and %d\n", r->pair[1] + 1, r->pair[0] + 1);
+    else {
+      fputs("not covered:", o);
+      for (int v = 1; v >= 0; v--)
+        if (!r->shown[v]) fprintf(o, " %s %s", v ? "true" : "false", r->seen[v] ? "not shown" : "never evaluated");
+      fputc('\n', o);
+    }
+  }
+}
+
+void pp_mcdc_text(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *profile) {
+  Sum all = {0};
+  fprintf(o, "pathprof coverage --mcdc=%s: %s: %zu decisions\n", def_name(m->def), profile, m->decs.n);
+  fprintf(o, "%-40s %-22s %s\n", "", "decisions", "conditions");
+  for (size_t i = 0; i < m->decs.n;) {  /* decisions come grouped by function */
+    const PPCovFunc *f = &c->funcs.v[m->decs.v[i].func];
+    Sum s = {0};
+    size_t k = i;
+    for (; k < m->decs.n && m->decs.v[k].func == m->decs.v[i].func; k++) add_dec(&s, &m->decs.v[k]);
+    char *name = pp_xasprintf("%s:%u %s", f->t->files.v[f->f->file], f->name_line, f->f->name);
+    fprintf(o, "%-40s ", name);
+    free(name);
+    pct(o, s.dec_hit, s.dec); fputc(' ', o);
+    pct(o, s.cond_hit, s.cond); fputc('\n', o);
+    all.dec += s.dec; all.dec_hit += s.dec_hit; all.cond += s.cond; all.cond_hit += s.cond_hit;
+    i = k;
+  }
+  fprintf(o, "%-40s ", "total");
+  pct(o, all.dec_hit, all.dec); fputc(' ', o);
+  pct(o, all.cond_hit, all.cond); fputc('\n', o);
+  for (size_t i = 0; i < m->decs.n; i++) text_decision(o, c, &m->decs.v[i]);
+}
+
+/* The source line of a decision, when the file was found. */
+static const char *src_line(const PPCoverage *c, const PPMcdcDecision *d) {
+  const PPCovFunc *f = &c->funcs.v[d->func];
+  int fi = pp_coverage_file_of(c, f->t->files.v[d->d->file]);
+  const PPCovFile *cf = fi >= 0 ? &c->files.v[fi] : NULL;
+  return cf && cf->src && d->d->line >= 1 && d->d->line <= cf->nsrc ? cf->src[d->d->line] : "";
+}
+
+/* gcov -g (GCC 14) wording: "condition outcomes covered N/M" and the missing outcomes. */
+void pp_mcdc_gcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
+  const char *last = NULL;
+  for (size_t i = 0; i < m->decs.n; i++) {
+    const PPMcdcDecision *d = &m->decs.v[i];
+    const PPCovFunc *f = &c->funcs.v[d->func];
+    const char *file = f->t->files.v[d->d->file];
+    if (!last || strcmp(last, file)) fprintf(o, "        -:    0:Source:%s\n", file);
+    last = file;
+    int shown = 0;
+    for (int k = 0; k < d->d->n; k++) shown += d->res[k].shown[0] + d->res[k].shown[1];
+    fprintf(o, "%9" PRIu64 ":%5u:%s\n", d->evaluations, d->d->line, src_line(c, d));
+    fprintf(o, "condition outcomes covered %d/%d\n", shown, 2 * d->d->n);
+    for (int k = 0; k < d->d->n; k++) {
+      const PPMcdcCond *r = &d->res[k];
+      if (r->shown[0] && r->shown[1]) continue;
+      fprintf(o, "condition %2d not covered (%s%s%s)\n", k, r->shown[1] ? "" : "true",
+              !r->shown[0] && !r->shown[1] ? " " : "", r->shown[0] ? "" : "false");
+    }
+  }
+}
+
+static void json_str(FILE *o, const char *s) {
+  fputc('"', o);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(o, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(o, "\\u%04x", *s);
+    else fputc(*s, o);
+  }
+  fputc('"', o);
+}
+
+static void json_decision(FILE *o, const PPCoverage *c, const PPMcdcDecision *d) {
+  const PPCovFunc *f = &c->funcs.v[d->func];
+  fputs("{\"file\":", o); json_str(o, f->t->files.v[d->d->file]);
+  fputs(",\"function\":", o); json_str(o, f->f->name);
+  fprintf(o, ",\"line\":%u,\"column\":%u,\"evaluations\":%" PRIu64 ",\"partial\":%" PRIu64 ",\"covered\":%d,\"conditions\":[",
+          d->d->line, d->d->col, d->evaluations, d->partial, d->covered);
+  for (int k = 0; k < d->d->n; k++) {
+    const PPMcdcCond *r = &d->res[k];
+    fprintf(o, "%s{\"text\":", k ? "," : "");
+    json_str(o, d->conds[k].text);
+    fprintf(o, ",\"line\":%u,\"column\":%u,\"covered\":%s,\"true\":%s,\"false\":%s,\"pair\":[%d,%d]}", d->conds[k].line,
+            d->conds[k].col, r->shown[0] && r->shown[1] ? "true" : "false", r->shown[1] ? "true" : "false",
+            r->shown[0] ? "true" : "false", r->pair[1], r->pair[0]);
+  }
+  fputs("],\"vectors\":[", o);
+  for (size_t v = 0; v < d->vecs.n; v++) {
+    fprintf(o, "%s{\"values\":\"", v ? "," : "");
+    for (int k = 0; k < d->d->n; k++) fputc(tf(d->vecs.v[v].vals[k]), o);
+    fprintf(o, "\",\"outcome\":%s,\"count\":%" PRIu64 "}", d->vecs.v[v].outcome ? "true" : "false", d->vecs.v[v].count);
+  }
+  fputs("]}", o);
+}
+
+void pp_mcdc_json(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *profile) {
+  fputs("{\"format\":\"pathprof-mcdc\",\"version\":1,\"profile\":", o);
+  json_str(o, profile);
+  fprintf(o, ",\"definition\":\"%s\",\"decisions\":[", def_name(m->def));
+  for (size_t i = 0; i < m->decs.n; i++) {
+    if (i) fputc(',', o);
+    fputs("\n", o);
+    json_decision(o, c, &m->decs.v[i]);
+  }
+  fputs("],\n\"without_decisions\":[", o);
+  for (size_t i = 0; i < m->no_decisions.n + m->edge_mode.n; i++) {
+    bool stm = i < m->no_decisions.n;
+    const PPCovFunc *f = &c->funcs.v[stm ? m->no_decisions.v[i] : m->edge_mode.v[i - m->no_decisions.n]];
+    fprintf(o, "%s{\"function\":", i ? "," : "");
+    json_str(o, f->f->name);
+    fprintf(o, ",\"reason\":\"%s\"}", stm ? "built with --decisions=statements" : "edge mode");
+  }
+  fputs("]}\n", o);
+}
+
+/* lcov 2.x: MCDC:<line>,<group size>,<sense>,<taken>,<index>,<expression> per condition and
+   sense, then MCF/MCH (found, hit); taken counts the vectors that showed it (0: not shown). */
+void pp_mcdc_lcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
+  for (size_t i = 0; i < m->decs.n;) {
+    const PPCovFunc *f = &c->funcs.v[m->decs.v[i].func];
+    const char *file = f->t->files.v[m->decs.v[i].d->file];
+    int fi = pp_coverage_file_of(c, file);
+    fprintf(o, "SF:%s\n", fi >= 0 ? pp_coverage_file_name(&c->files.v[fi]) : file);
+    unsigned found = 0, hit = 0;
+    for (; i < m->decs.n && !strcmp(c->funcs.v[m->decs.v[i].func].t->files.v[m->decs.v[i].d->file], file); i++) {
+      const PPMcdcDecision *d = &m->decs.v[i];
+      for (int k = 0; k < d->d->n; k++)
+        for (int v = 1; v >= 0; v--) {
+          char expr[64];
+          snprintf(expr, sizeof expr, "%s", d->conds[k].text);
+          for (char *p = expr; *p; p++) if (*p == ',') *p = ';';  /* fields are comma separated */
+          fprintf(o, "MCDC:%u,%d,%c,%d,%d,%s\n", d->d->line, d->d->n, v ? 't' : 'f', d->res[k].shown[v] ? 1 : 0, k, expr);
+          found++;
+          hit += d->res[k].shown[v];
+        }
+    }
+    fprintf(o, "MCF:%u\nMCH:%u\nend_of_record\n", found, hit);
+  }
+}
