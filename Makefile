@@ -197,3 +197,4 @@ check-asan:
 	  sh regress/run.sh; rc=$$?; rm -rf build bin lib; exit $$rc
 
 .PHONY: check-asan
+build/test/test_mcdc: translator/pathprof/mcdc.c translator/pathprof/mcdc.h
