@@ -257,6 +257,7 @@ static void begin_decision(Builder *b, CXCursor e, DecState *saved) {
   *saved = b->dec;
   memset(&b->dec, 0, sizeof b->dec);
   b->dec.on = b->conditions;
+  e = bare(e);  /* (a && b) starts at a, as clang and GCC place it */
   b->dec.line = presumed(b, clang_getRangeStart(clang_getCursorExtent(e)), &b->dec.file);
   CXString fn;
   clang_getPresumedLocation(clang_getRangeStart(clang_getCursorExtent(e)), &fn, NULL, &b->dec.col);
