@@ -8,6 +8,7 @@ static int usage(FILE *f) {
         "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
         "       pathprof kpaths [--k N] [--top M] [--function NAME] [--tree] [--json] [PROFILE]\n"
         "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [-o FILE|DIR] [PROFILE]\n"
+        "       pathprof coverage --mcdc[=masking|unique-cause] [--format text|json|lcov|gcov] [-o FILE] [PROFILE]\n"
         "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
         "       pathprof diff A B\n"
         "       pathprof residual [--baseline TESTS]... [FIELD]   (no baseline: a ppp build's own set)\n"
