@@ -3,7 +3,9 @@
    decisions against a brute-force evaluator of the expression tree that shares no code with the
    derivation (it evaluates the tree itself, and masks by the tree rule, not by the diagram). */
 #include "check.h"
-#include "pathprof/mcdc.c"
+#include "pathprof/mcdc.h"
+#include <string.h>
+#include "model/decision.h"
 #include <stdlib.h>
 
 #define T PP_DEC_TRUE
@@ -167,8 +169,47 @@ static void property(void) {
   check("mcdc_random_unique_cause", !bad_u, "%d conditions differ from the brute force", bad_u);
 }
 
+/* The tables' decisions: written and read back alike; a next condition that goes backwards (a
+   walk that would not end), a block outside the graph or equal outcome blocks are refused. */
+static void tables(void) {
+  PPGraph g, h;
+  pp_graph_init(&g);
+  pp_graph_init(&h);
+  for (int i = 0; i < 20; i++) { pp_graph_add_block(&g); pp_graph_add_block(&h); }
+  static const int or_and[] = { 2, 1, 2, F, T, F };
+  PPCond c[3];
+  diagram(c, 3, or_and);
+  snprintf(c[1].text, sizeof c[1].text, "b, \"q\"");
+  for (int i = 0; i < 3; i++) VEC_PUSH(g.conds, c[i]);
+  PPDecision d = { 0, 3, 0, 7, 9 };
+  VEC_PUSH(g.decisions, d);
+  json_t *j = pp_decisions_json(&g);
+  int rc = pp_decisions_read(&h, j, 1);
+  check("mcdc_tables_roundtrip", !rc && h.decisions.n == 1 && h.conds.n == 3 && !memcmp(h.conds.v, g.conds.v, 3 * sizeof(PPCond)) &&
+        h.decisions.v[0].line == 7 && h.decisions.v[0].col == 9, "rc %d, %zu decisions", rc, h.decisions.n);
+  const char *bad[] = { "[{\"file\":0,\"line\":1,\"col\":1,\"conds\":[[2,3,4,-1,-2,1,1,\"a\"],[5,6,7,0,-2,1,1,\"b\"]]}]",
+                        "[{\"file\":0,\"line\":1,\"col\":1,\"conds\":[[99,3,4,-1,-2,1,1,\"a\"]]}]",
+                        "[{\"file\":0,\"line\":1,\"col\":1,\"conds\":[[2,3,3,-1,-2,1,1,\"a\"]]}]",
+                        "[{\"file\":5,\"line\":1,\"col\":1,\"conds\":[[2,3,4,-1,-2,1,1,\"a\"]]}]" };
+  for (int i = 0; i < 4; i++) {
+    PPGraph k;
+    pp_graph_init(&k);
+    for (int b = 0; b < 20; b++) pp_graph_add_block(&k);
+    json_t *x = json_loads(bad[i], 0, NULL);
+    char name[40];
+    snprintf(name, sizeof name, "mcdc_tables_refused_%d", i);
+    check(name, x && pp_decisions_read(&k, x, 1) == -1, "damaged decisions were read");
+    json_decref(x);
+    pp_graph_free(&k);
+  }
+  json_decref(j);
+  pp_graph_free(&g);
+  pp_graph_free(&h);
+}
+
 int main(void) {
   srand(19);
+  tables();
   nasa();
   walk();
   property();

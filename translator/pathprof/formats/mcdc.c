@@ -9,16 +9,20 @@ static const char *def_name(PPMcdcDef d) { return d == PP_MCDC_UNIQUE ? "unique-
 static char tf(int v) { return v < 0 ? '-' : v ? 'T' : 'F'; }
 
 /* Statements-mode or edge-mode functions have no vectors: one line each says how to get them. */
+/* One line per unit, not per function: a whole build in statements mode is one message each. */
 static void explain_missing(FILE *o, const PPCoverage *c, const PPMcdc *m) {
+  const PPTables *last = NULL;
   for (size_t i = 0; i < m->no_decisions.n; i++) {
     const PPCovFunc *f = &c->funcs.v[m->no_decisions.v[i]];
-    fprintf(o, "pathprof coverage: %s: %s: no MC/DC: built with --decisions=statements; rebuild with pathcc --decisions=conditions\n",
-            f->t->source, f->f->name);
+    if (f->t != last)
+      fprintf(o, "pathprof coverage: %s: no MC/DC: built with --decisions=statements; rebuild with pathcc --decisions=conditions\n", f->t->source);
+    last = f->t;
   }
   for (size_t i = 0; i < m->edge_mode.n; i++) {
     const PPCovFunc *f = &c->funcs.v[m->edge_mode.v[i]];
-    fprintf(o, "pathprof coverage: %s: %s: no MC/DC: built with --mode=edge (edge counts hold no condition vectors); rebuild in path mode\n",
-            f->t->source, f->f->name);
+    if (f->t != last)
+      fprintf(o, "pathprof coverage: %s: no MC/DC: built with --mode=edge (edge counts hold no condition vectors); rebuild in path mode\n", f->t->source);
+    last = f->t;
   }
 }
 
