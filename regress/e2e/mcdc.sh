@@ -3,7 +3,8 @@
 # reports in each format are well formed; a statements-mode profile gets a message naming the
 # flag; and clang-19's MC/DC (-fcoverage-mcdc, llvm-cov export) is the outside oracle: every
 # decision both tools see with the same conditions has the same covered conditions under
-# unique-cause. Decisions seen differently are listed ("# differs") with the reason.
+# unique-cause. Decisions seen differently are listed ("# differs") with the reason. A kpath
+# build of the conditions sample gives the path build's MC/DC; decisions of up to 64 conditions.
 # Installs clang-19 and llvm-19 when missing (as root).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=mcdc
@@ -18,6 +19,16 @@ C
 mkdir -p st && (cd st && "$pc" $CC -o prog ../st.c && ./prog; "$pp" coverage --mcdc >../st.txt 2>&1; echo "rc $?" >>../st.txt)
 if grep -q -- "--decisions=conditions" st.txt && grep -q "rc 1" st.txt; then echo "ok mcdc statements-mode message"
 else echo "not ok mcdc statements-mode message: $(head -1 st.txt)"; fi
+
+# a kpath build's vectors are level 1 of its k-IPF: the same MC/DC as the path build's
+mkdir -p kp/path kp/kpath
+for m in path kpath; do
+  (cd kp/$m && "$pc" --mode=$m --decisions=conditions $CC -w -o prog "$top/samples/conditions.c" && { PATHPROF_FILE=prof.out $run ./prog >/dev/null 2>&1; true; } &&
+   "$pp" coverage --mcdc --format json prof.out 2>&1 | sed 's/"profile":"[^"]*",//' >mcdc.json) ||
+     echo "not ok mcdc kpath: the $m build failed"
+done
+if [ -s kp/path/mcdc.json ] && cmp -s kp/path/mcdc.json kp/kpath/mcdc.json; then echo "ok mcdc kpath equals path"
+else echo "not ok mcdc kpath equals path: the MC/DC reports differ"; fi
 
 need clang-19:clang-19 llvm-cov-19:llvm-19 llvm-profdata-19:llvm-19
 # large decisions: random &&/||/! trees of 8, 24 and 64 conditions over bits of random inputs
