@@ -46,13 +46,14 @@ static struct __pathprof_records *sources;
    -DPATHPROF_IRQ_RESTORE(s)=stmt: expr returns an unsigned long state that stmt restores; an
    RTOS's critical section, say) comes first; else PRIMASK on ARM M-profile, SREG's I bit on AVR,
    mstatus.MIE on RISC-V in machine mode; else nothing: such a target must not count from an
-   interrupt handler while the main program counts. */
+   interrupt handler while the main program counts. Targets whose atomics cover every use (RV64A)
+   define the section without using it, hence __unused__. */
 #if defined(PATHPROF_IRQ_SAVE) && defined(PATHPROF_IRQ_RESTORE)
 #define IRQ_SAVE() (PATHPROF_IRQ_SAVE())
 #define IRQ_RESTORE(s) PATHPROF_IRQ_RESTORE(s)
 #elif defined(__GNUC__) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
 /* Masks interrupts (PRIMASK) and returns the previous mask. */
-static unsigned long irq_save(void)
+__attribute__((__unused__)) static unsigned long irq_save(void)
 {
   unsigned long s;
   __asm__ __volatile__("mrs %0, primask\n\tcpsid i" : "=r"(s) : : "memory");
@@ -60,7 +61,7 @@ static unsigned long irq_save(void)
 }
 
 /* Restores the mask irq_save returned. */
-static void irq_restore(unsigned long s)
+__attribute__((__unused__)) static void irq_restore(unsigned long s)
 {
   __asm__ __volatile__("msr primask, %0" : : "r"(s) : "memory");
 }
@@ -68,7 +69,7 @@ static void irq_restore(unsigned long s)
 #define IRQ_RESTORE(s) irq_restore(s)
 #elif defined(__GNUC__) && defined(__AVR__)
 /* Clears the global interrupt flag and returns the previous status register. */
-static unsigned long irq_save(void)
+__attribute__((__unused__)) static unsigned long irq_save(void)
 {
   unsigned char s;
   __asm__ __volatile__("in %0, __SREG__\n\tcli" : "=r"(s) : : "memory");
@@ -76,7 +77,7 @@ static unsigned long irq_save(void)
 }
 
 /* Restores the status register irq_save returned (its I bit with it). */
-static void irq_restore(unsigned long s)
+__attribute__((__unused__)) static void irq_restore(unsigned long s)
 {
   __asm__ __volatile__("out __SREG__, %0" : : "r"((unsigned char)s) : "memory");
 }
@@ -84,7 +85,7 @@ static void irq_restore(unsigned long s)
 #define IRQ_RESTORE(s) irq_restore(s)
 #elif defined(__GNUC__) && defined(__riscv)
 /* Clears mstatus.MIE (bit 3) and returns the previous mstatus. */
-static unsigned long irq_save(void)
+__attribute__((__unused__)) static unsigned long irq_save(void)
 {
   unsigned long s;
   /* csrrci %0, mstatus, 8, spelled as its encoding: assemblers that know RV32I without Zicsr
@@ -94,7 +95,7 @@ static unsigned long irq_save(void)
 }
 
 /* Sets mstatus.MIE again if it was set before irq_save. */
-static void irq_restore(unsigned long s)
+__attribute__((__unused__)) static void irq_restore(unsigned long s)
 {
   if (s & 8UL)
     __asm__ __volatile__(".insn i 0x73, 6, x0, x8, 0x300" : : : "memory"); /* csrsi mstatus, 8 */
