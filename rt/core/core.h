@@ -61,6 +61,9 @@ void __pathprof_osp_backend_request(void);
 /* POSIX back end (rt/posix/posix.c): the file named by environment variable var, "%p" the pid and "%%"
    a percent sign, or dflt when var is unset or empty; malloc'ed, 0 when out of memory. */
 char *__pathprof_env_path(const char *var, const char *dflt);
+/* POSIX back end: the PATHPROF_* setting name, or 0 when unset or when the program runs
+   privileged (AT_SECURE: setuid, setgid, capabilities), which ignores them all. */
+const char *__pathprof_getenv(const char *name);
 /* POSIX back end: writes profile p to path, replacing it (straight through for a device or
    pipe, else aside and renamed). Returns 0, or -1 with err saying why. */
 struct pp_profile;

@@ -15,6 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
+
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
@@ -93,49 +97,96 @@ int __pathprof_cont_mapped(const struct __pathprof_unit *u)
   return 0;
 }
 
-/* Opens (creating, with its header page) the continuous profile at path; 0, or -1 with err. */
+/* Writes the header page of the new, empty continuous file fd at path; 0, or -1 with err set. */
+static int write_header(int fd, const char *path, char *err, size_t errlen)
+{
+  unsigned char h[PP_CONT_HEADER];
+  unsigned int bom = (unsigned int)PP_CONT_BOM; /* native order: a big-endian file says so */
+
+  memset(h, 0, sizeof h);
+  memcpy(h, PP_CONT_MAGIC, 8);
+  put32(h + 8, 1);
+  put32(h + 12, (unsigned long)page);
+  memcpy(h + 16, &bom, 4);
+  put32(h + 20, 0);
+  if (posix_fallocate(fd, 0, (off_t)page) != 0 || pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h) {
+    snprintf(err, errlen, "%s: cannot write the continuous header: %s", path, strerror(errno));
+    if (ftruncate(fd, 0) != 0) { /* an empty file is what it was */
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* The ordinary profile in the locked file fd at path becomes a continuous file with the same
+   counts: a new file with a region per unit, renamed over it while the lock is held (a normal
+   run merging meanwhile then adds into the new file's regions). Returns the new file's fd, or
+   -1 with err set and the file unchanged (forests or damage: the caller counts in memory). */
+static int convert(int fd, const char *path, char *err, size_t errlen)
+{
+  struct pp_profile p;
+  size_t n = strlen(path) + 8;
+  char *tmp = malloc(n);
+  int nfd = -1;
+
+  if (!tmp)
+    return snprintf(err, errlen, "%s: out of memory", path), -1;
+  snprintf(tmp, n, "%s.tmp", path);
+  if (pp_profile_read_fd(fd, path, &p, err, errlen) != 0) {
+    free(tmp);
+    return -1;
+  }
+  if (p.nforests || p.osp)
+    snprintf(err, errlen, "%s: holds k-iteration forests, which a continuous file cannot", path);
+  else if ((nfd = pp_open_new(tmp)) < 0)
+    snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+  else if (write_header(nfd, tmp, err, errlen) != 0 || __pathprof_cont_add_file(nfd, tmp, &p, err, errlen) != 0 ||
+           rename(tmp, path) != 0) {
+    if (!err[0] || !strstr(err, tmp))
+      snprintf(err, errlen, "%s: cannot rename %s over it: %s", path, tmp, strerror(errno));
+    unlink(tmp);
+    close(nfd);
+    nfd = -1;
+  }
+  pp_profile_free(&p);
+  free(tmp);
+  return nfd;
+}
+
+/* Opens (creating, with its header page) the continuous profile at path, under the profile
+   lock; an ordinary profile there becomes a continuous one with its counts. 0, or -1 with err. */
 int __pathprof_cont_open(const char *path, char *err, size_t errlen)
 {
   unsigned char h[PP_CONT_HEADER];
   struct stat st;
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  int fd, nfd, rc = 0;
 
   page = (size_t)sysconf(_SC_PAGESIZE);
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(err, errlen, "%s: cannot open for continuous mode: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+  err[0] = 0;
+  if ((fd = __pathprof_open_locked(path, err, errlen)) < 0)
+    return -1;
+  if (fstat(fd, &st) != 0) {
+    snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
+    rc = -1;
+  } else if (st.st_size == 0) {
+    rc = write_header(fd, path, err, errlen);
+  } else if (pread(fd, h, 8, 0) == 8 && !memcmp(h, "PATHPROF", 8)) {
+    if ((nfd = convert(fd, path, err, errlen)) < 0)
+      rc = -1;
+    close(fd); /* the old file's lock goes with it */
+    fd = nfd;
+  } else if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || memcmp(h, PP_CONT_MAGIC, 8) != 0 ||
+             get64(h + 12) % 0x100000000ULL != page) {
+    snprintf(err, errlen, "%s: not a continuous profile of this machine's page size", path);
+    rc = -1;
+  }
+  if (rc != 0) {
     if (fd >= 0)
       close(fd);
     return -1;
   }
   cont_fd = fd;
   snprintf(cont_path, sizeof cont_path, "%s", path);
-  lock_file(F_WRLCK);
-  if (fstat(fd, &st) == 0 && st.st_size == 0) {
-    memset(h, 0, sizeof h);
-    memcpy(h, PP_CONT_MAGIC, 8);
-    put32(h + 8, 1);
-    put32(h + 12, (unsigned long)page);
-    {
-      unsigned int bom = (unsigned int)PP_CONT_BOM; /* native order: a big-endian file says so */
-      memcpy(h + 16, &bom, 4);
-    }
-    put32(h + 20, 0);
-    if (posix_fallocate(fd, 0, (off_t)page) != 0 || pwrite(fd, h, sizeof h, 0) != (ssize_t)sizeof h) {
-      snprintf(err, errlen, "%s: cannot write the continuous header: %s", path, strerror(errno));
-      ftruncate(fd, 0);
-      lock_file(F_UNLCK);
-      close(fd);
-      cont_fd = -1;
-      return -1;
-    }
-  } else if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || memcmp(h, PP_CONT_MAGIC, 8) != 0 ||
-             get64(h + 12) % 0x100000000ULL != page) {
-    snprintf(err, errlen, "%s: not a continuous profile of this machine's page size", path);
-    lock_file(F_UNLCK);
-    close(fd);
-    cont_fd = -1;
-    return -1;
-  }
   lock_file(F_UNLCK);
   return 0;
 }
@@ -146,47 +197,79 @@ static size_t round_page(size_t n)
   return (n + page - 1) / page * page;
 }
 
+/* What identifies a region: the unit's checksum and sizes, and its name. */
+struct regkey {
+  unsigned long long checksum, ncounters, hash_cap;
+  const char *name;
+};
+
+/* Appends a region for k at `at` (the end of the file fd at path, whose lock the caller holds);
+   its blocks are reserved now, so no SIGBUS on a full disk later. 0, or -1 with err set. */
+static int add_region(int fd, const char *path, const struct regkey *k, off_t at, size_t *size,
+                      char *err, size_t errlen)
+{
+  unsigned char h[PP_CONT_REGION];
+  size_t len = strlen(k->name), data = round_page(PP_CONT_REGION + len);
+  size_t s = round_page(data + 8 * (size_t)k->ncounters + 24 * (size_t)k->hash_cap);
+
+  memset(h, 0, sizeof h);
+  put32(h, PP_CONT_TAG);
+  put32(h + 4, (unsigned long)len);
+  put64(h + 8, k->checksum);
+  put64(h + 16, k->ncounters);
+  put64(h + 24, k->hash_cap);
+  put64(h + 40, data);
+  put64(h + 48, s);
+  errno = posix_fallocate(fd, at, (off_t)s);
+  if (errno != 0 || pwrite(fd, h, sizeof h, at) != (ssize_t)sizeof h ||
+      (len && pwrite(fd, k->name, len, at + PP_CONT_REGION) != (ssize_t)len)) {
+    snprintf(err, errlen, "%s: cannot add a region: %s", path, strerror(errno));
+    ftruncate(fd, at);
+    return -1;
+  }
+  *size = s;
+  return 0;
+}
+
+/* Finds the region of k in the continuous file fd at path (any hash_cap when k->hash_cap is
+   all ones), or with create appends one; the caller holds the file lock. *off and *size get
+   where it is; returns 1 found or made, 0 not found, -1 with err set. */
+static int region_at(int fd, const char *path, const struct regkey *k, int create, off_t *off,
+                     size_t *size, char *err, size_t errlen)
+{
+  unsigned char h[PP_CONT_REGION];
+  struct stat st;
+  off_t at;
+
+  if (fstat(fd, &st) != 0)
+    return snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno)), -1;
+  for (at = (off_t)page; at + PP_CONT_REGION <= st.st_size; at += (off_t)get64(h + 48)) {
+    if (pread(fd, h, sizeof h, at) != (ssize_t)sizeof h || get64(h) % 0x100000000ULL != PP_CONT_TAG ||
+        get64(h + 48) == 0 || get64(h + 48) % page)
+      return snprintf(err, errlen, "%s: damaged region at byte %lld", path, (long long)at), -1;
+    if (get64(h + 8) == k->checksum && get64(h + 16) == k->ncounters &&
+        (k->hash_cap == ~0ULL || get64(h + 24) == k->hash_cap)) {
+      *off = at;
+      *size = (size_t)get64(h + 48);
+      return 1;
+    }
+  }
+  if (!create)
+    return 0;
+  *off = at;
+  return add_region(fd, path, k, at, size, err, errlen) == 0 ? 1 : -1;
+}
+
 /* Finds u's region (same checksum and sizes) or appends one, under the file lock held by the
    caller; *off and *size get where it is. 0, or -1 with err set. */
 static int find_region(const struct __pathprof_unit *u, off_t *off, size_t *size, char *err, size_t errlen)
 {
-  unsigned char h[PP_CONT_REGION];
-  struct stat st;
-  size_t len = u->tables ? strlen(u->tables) : 0, data, s;
-  off_t at;
-
-  if (fstat(cont_fd, &st) != 0)
-    return snprintf(err, errlen, "%s: cannot stat: %s", cont_path, strerror(errno)), -1;
-  for (at = (off_t)page; at + PP_CONT_REGION <= st.st_size; at += (off_t)get64(h + 48)) {
-    if (pread(cont_fd, h, sizeof h, at) != (ssize_t)sizeof h || get64(h) % 0x100000000ULL != PP_CONT_TAG ||
-        get64(h + 48) == 0 || get64(h + 48) % page)
-      return snprintf(err, errlen, "%s: damaged region at byte %lld", cont_path, (long long)at), -1;
-    if (get64(h + 8) == u->checksum && get64(h + 16) == u->ncounters && get64(h + 24) == u->hash_cap) {
-      *off = at;
-      *size = (size_t)get64(h + 48);
-      return 0;
-    }
-  }
-  data = round_page(PP_CONT_REGION + len);
-  s = round_page(data + 8 * (size_t)u->ncounters + 24 * (size_t)u->hash_cap);
-  memset(h, 0, sizeof h);
-  put32(h, PP_CONT_TAG);
-  put32(h + 4, (unsigned long)len);
-  put64(h + 8, u->checksum);
-  put64(h + 16, u->ncounters);
-  put64(h + 24, u->hash_cap);
-  put64(h + 40, data);
-  put64(h + 48, s);
-  errno = posix_fallocate(cont_fd, at, (off_t)s); /* blocks reserved now: no SIGBUS on a full disk later */
-  if (errno != 0 || pwrite(cont_fd, h, sizeof h, at) != (ssize_t)sizeof h ||
-      (len && pwrite(cont_fd, u->tables, len, at + PP_CONT_REGION) != (ssize_t)len)) {
-    snprintf(err, errlen, "%s: cannot add a region: %s", cont_path, strerror(errno));
-    ftruncate(cont_fd, at);
-    return -1;
-  }
-  *off = at;
-  *size = s;
-  return 0;
+  struct regkey k;
+  k.checksum = u->checksum;
+  k.ncounters = u->ncounters;
+  k.hash_cap = u->hash_cap;
+  k.name = u->tables ? u->tables : "";
+  return region_at(cont_fd, cont_path, &k, 1, off, size, err, errlen) == 1 ? 0 : -1;
 }
 
 /* Maps u's region; *m gets it. The caller holds cont_mutex. 0, or -1 with err set. */
@@ -203,7 +286,7 @@ static int map_region(const struct __pathprof_unit *u, struct mapped *m, char *e
     return -1;
   m->base = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED, cont_fd, off);
   if (m->base == MAP_FAILED)
-    return snprintf(err, errlen, "%s: cannot map: %s", cont_path, strerror(errno)), -1;
+    return snprintf(err, errlen, "%.400s: cannot map: %s", cont_path, strerror(errno)), -1;
   m->size = size;
   m->data = (size_t)get64(m->base + 40);
   return 0;
@@ -255,42 +338,105 @@ int __pathprof_cont_map(struct __pathprof_unit *u)
   return rc;
 }
 
-/* Adds the counts in rec (an unmapped unit u's snapshot) into u's region. 0, or -1 with err. */
-int __pathprof_cont_add(const struct __pathprof_unit *u, const struct pp_unitrec *rec, char *err, size_t errlen)
+/* Appends a region of its own for rec's unit at the end of the continuous file fd at path (lock
+   held), holding counters (0: none) and the nh hash entries h. 0, or -1 with err set. */
+static int new_region(int fd, const char *path, const struct pp_unitrec *rec, const unsigned long long *counters,
+                      const struct pp_hent *h, unsigned long long nh, char *err, size_t errlen)
 {
-  struct mapped m;
-  unsigned long long *c, *e, j, k;
-  unsigned long i;
+  struct regkey k;
+  struct stat st;
+  size_t size;
+  unsigned char *m;
+  unsigned long long *c, i;
+
+  k.checksum = rec->checksum;
+  k.ncounters = rec->ncounters;
+  k.hash_cap = nh;
+  k.name = rec->name;
+  if (fstat(fd, &st) != 0 || add_region(fd, path, &k, (off_t)round_page((size_t)st.st_size), &size, err, errlen) != 0)
+    return -1;
+  m = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)round_page((size_t)st.st_size));
+  if (m == MAP_FAILED)
+    return snprintf(err, errlen, "%s: cannot map: %s", path, strerror(errno)), -1;
+  c = (unsigned long long *)(void *)(m + get64(m + 40));
+  for (i = 0; counters && i < rec->ncounters; i++)
+    c[i] = counters[i];
+  for (i = 0, c += rec->ncounters; i < nh; i++, c += 3) {
+    c[0] = h[i].fn + 1;
+    c[1] = h[i].id;
+    c[2] = h[i].count;
+  }
+  put64(m + 32, counters ? rec->dropped : 0);
+  munmap(m, size);
+  return 0;
+}
+
+/* Adds one unit record's counts into the continuous file fd at path, whose lock the caller
+   holds: into the first region of that unit (a region of its own when there is none), array
+   counters and the entries of paths its hash table has, atomically (a continuous process may
+   be counting there); entries it lacks go to a new region (a live table never gets new keys
+   from outside). 0, or -1 with err set. */
+static int add_unit_fd(int fd, const char *path, const struct pp_unitrec *rec, char *err, size_t errlen)
+{
+  struct regkey k;
+  struct pp_hent *left;
+  unsigned long long *c, *e, i, j, cap, nleft = 0;
+  unsigned char *m;
+  off_t off;
+  size_t size;
   int rc;
 
-  pthread_mutex_lock(&cont_mutex);
-  rc = map_region(u, &m, err, errlen);
-  pthread_mutex_unlock(&cont_mutex);
-  if (rc != 0)
-    return -1;
-  c = (unsigned long long *)(void *)(m.base + m.data);
-  for (i = 0; i < rec->ncounters && i < u->ncounters; i++)
-    __atomic_fetch_add(&c[i], rec->counters[i], __ATOMIC_RELAXED);
-  for (k = 0; k < rec->nhash; k++) { /* a free or matching slot, else dropped */
-    for (j = 0; j < u->hash_cap; j++) {
-      e = c + u->ncounters + 3 * j;
-      if (e[0] == 0 || (e[0] == rec->hash[k].fn + 1 && e[1] == rec->hash[k].id))
-        break;
-    }
-    if (j == u->hash_cap) {
-      put64(m.base + 32, get64(m.base + 32) + rec->hash[k].count);
-      continue;
-    }
-    e[1] = rec->hash[k].id;
-    e[0] = rec->hash[k].fn + 1;
-    __atomic_fetch_add(&e[2], rec->hash[k].count, __ATOMIC_RELAXED);
+  k.checksum = rec->checksum;
+  k.ncounters = rec->ncounters;
+  k.hash_cap = ~0ULL;
+  k.name = rec->name;
+  if ((rc = region_at(fd, path, &k, 0, &off, &size, err, errlen)) <= 0)
+    return rc < 0 ? -1 : new_region(fd, path, rec, rec->counters, rec->hash, rec->nhash, err, errlen);
+  if (!(left = malloc((rec->nhash ? rec->nhash : 1) * sizeof *left)))
+    return snprintf(err, errlen, "%s: out of memory", path), -1;
+  m = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+  if (m == MAP_FAILED) {
+    free(left);
+    return snprintf(err, errlen, "%s: cannot map: %s", path, strerror(errno)), -1;
   }
-  put64(m.base + 32, get64(m.base + 32) + rec->dropped);
-  rc = msync(m.base, m.size, MS_SYNC);
-  munmap(m.base, m.size);
-  if (rc != 0)
-    snprintf(err, errlen, "%s: cannot sync: %s", cont_path, strerror(errno));
+  c = (unsigned long long *)(void *)(m + get64(m + 40));
+  cap = get64(m + 24);
+  for (i = 0; i < rec->ncounters; i++)
+    if (rec->counters[i])
+      __atomic_fetch_add(&c[i], rec->counters[i], __ATOMIC_RELAXED);
+  for (i = 0; i < rec->nhash; i++) {
+    for (j = 0, e = 0; j < cap && !e; j++) {
+      e = c + rec->ncounters + 3 * j;
+      if (__atomic_load_n(&e[0], __ATOMIC_ACQUIRE) != rec->hash[i].fn + 1 || e[1] != rec->hash[i].id)
+        e = 0;
+    }
+    if (e)
+      __atomic_fetch_add(&e[2], rec->hash[i].count, __ATOMIC_RELAXED);
+    else
+      left[nleft++] = rec->hash[i];
+  }
+  __atomic_fetch_add((unsigned long long *)(void *)(m + 32), rec->dropped, __ATOMIC_RELAXED);
+  munmap(m, size);
+  rc = nleft ? new_region(fd, path, rec, 0, left, nleft, err, errlen) : 0;
+  free(left);
   return rc;
+}
+
+/* Adds every unit of p into the continuous file fd at path, whose lock the caller holds; p's
+   forests and OSPH record have no place there (the caller keeps them). 0, or -1 with err set
+   (units added before the failing one stay added). */
+int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
+{
+  unsigned char h[PP_CONT_HEADER];
+  size_t i;
+  if (!page)
+    page = (size_t)sysconf(_SC_PAGESIZE);
+  if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || get64(h + 12) % 0x100000000ULL != page)
+    return snprintf(err, errlen, "%s: not a continuous profile of this machine's page size", path), -1;
+  for (i = 0; i < p->nunits; i++)
+    if (add_unit_fd(fd, path, &p->units[i], err, errlen) != 0)
+      return -1;
+  return 0;
 }
 
 /* At exit: a mapped unit's dropped count (kept in its descriptor) goes to its region header. */

@@ -76,7 +76,7 @@ int pathprof_osp_write_file(const char *path)
 /* A number from the environment variable var: 0 when unset; -1 (after a message) when bad. */
 static long long env_number(const char *var)
 {
-  const char *s = getenv(var);
+  const char *s = __pathprof_getenv(var);
   char *end;
   long long v;
   if (!s || !*s)
@@ -93,7 +93,7 @@ static long long env_number(const char *var)
 /* The length distribution named by $PATHPROF_OSP_LENGTHS. */
 static unsigned env_lengths(void)
 {
-  const char *s = getenv("PATHPROF_OSP_LENGTHS");
+  const char *s = __pathprof_getenv("PATHPROF_OSP_LENGTHS");
   if (!s || !*s || !strcmp(s, "geometric"))
     return PATHPROF_OSP_GEOMETRIC;
   if (!strcmp(s, "uniform"))

@@ -11,29 +11,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-#define LOCK_TRIES 1000
 
 /* Serialises profile writes within the process (fcntl locks only separate processes). */
 static pthread_mutex_t write_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-/* One registered unit's counts as copied at the start of a write, with the hash slot each
-   entry came from, so exactly these counts can be taken out of the live tables afterwards. */
-struct snap {
-  struct __pathprof_unit *u;
-  struct pp_unitrec rec;
-  unsigned long *slot;
-};
-
-/* All units' snapshots. */
-struct snapshot {
-  size_t n;
-  struct snap *s;
-};
 
 /* Copies a C string with malloc (strdup is not C99). */
 static char *dup_str(const char *s)
@@ -86,11 +74,37 @@ static const char *pattern_piece(const char *s, char *buf, size_t len, size_t *u
   return "%";
 }
 
+/* Whether the process runs with AT_SECURE (setuid, setgid, file capabilities): the kernel's
+   word where there is one, else real and effective ids differing. */
+static int privileged(void)
+{
+#if defined(__linux__) && defined(AT_SECURE)
+  return getauxval(AT_SECURE) != 0;
+#else
+  return getuid() != geteuid() || getgid() != getegid();
+#endif
+}
+
+/* $name for a PATHPROF_* setting, or 0 when unset, or when the program is privileged: then
+   whoever starts it must not choose where it writes with its privileges, and the first setting
+   ignored is named in one line on stderr. */
+const char *__pathprof_getenv(const char *name)
+{
+  static int told;
+  const char *s = getenv(name);
+  if (!s || !privileged())
+    return s;
+  if (!__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+    fprintf(stderr, "pathprof: privileged program (setuid, setgid or capabilities): %s and every other "
+            "PATHPROF_* setting ignored; the profile goes to pathprof.out in the working directory\n", name);
+  return 0;
+}
+
 /* The file named by $var (dflt when unset or empty) with its pattern expanded (malloc'ed; 0
    when out of memory). */
 char *__pathprof_env_path(const char *var, const char *dflt)
 {
-  const char *s = getenv(var), *piece;
+  const char *s = __pathprof_getenv(var), *piece;
   char buf[300], *out = 0, *grown;
   size_t n = 0, used, k;
 
@@ -129,7 +143,7 @@ static char *profile_path(void)
 /* Whether $PATHPROF_FILE asks for continuous mode ("%c"). */
 static int wants_continuous(void)
 {
-  const char *s = getenv("PATHPROF_FILE");
+  const char *s = __pathprof_getenv("PATHPROF_FILE");
   for (; s && *s; s++) {
     if (s[0] == '%' && s[1] == '%')
       s++;
@@ -139,93 +153,10 @@ static int wants_continuous(void)
   return 0;
 }
 
-/* Frees a snapshot. */
-static void free_snapshot(struct snapshot *ss)
-{
-  size_t i;
-  for (i = 0; i < ss->n; i++) {
-    free(ss->s[i].rec.name);
-    free(ss->s[i].rec.counters);
-    free(ss->s[i].rec.hash);
-    free(ss->s[i].slot);
-  }
-  free(ss->s);
-  ss->s = 0;
-  ss->n = 0;
-}
-
-/* Copies the used hash entries of u (key set, count > 0) and their slots into s. */
-static int snap_hash(struct snap *s, const struct __pathprof_unit *u)
-{
-  unsigned long i, n = 0;
-  const unsigned long long *e;
-
-  for (i = 0; u->hash && i < u->hash_cap; i++)
-    n += PATHPROF_ENTRY_USED(u->hash + 3 * i);
-  s->rec.hash = malloc((n ? n : 1) * sizeof *s->rec.hash);
-  s->slot = malloc((n ? n : 1) * sizeof *s->slot);
-  if (!s->rec.hash || !s->slot)
-    return -1;
-  for (i = 0; u->hash && i < u->hash_cap && s->rec.nhash < n; i++) {
-    e = u->hash + 3 * i;
-    if (!PATHPROF_ENTRY_USED(e))
-      continue;
-    s->rec.hash[s->rec.nhash].fn = e[0] - 1;
-    s->rec.hash[s->rec.nhash].id = e[1];
-    s->rec.hash[s->rec.nhash].count = e[2];
-    s->slot[s->rec.nhash++] = i;
-  }
-  return 0;
-}
-
-/* Copies one unit's counters, hash entries and dropped count into s. */
-static int snap_unit(struct snap *s, struct __pathprof_unit *u)
-{
-  unsigned long i;
-
-  memset(s, 0, sizeof *s);
-  s->u = u;
-  s->rec.checksum = u->checksum;
-  s->rec.ncounters = u->ncounters;
-  s->rec.dropped = u->hash_dropped;
-  s->rec.name = dup_str(u->tables ? u->tables : "");
-  s->rec.counters = malloc((u->ncounters ? u->ncounters : 1) * sizeof *s->rec.counters);
-  if (!s->rec.name || !s->rec.counters)
-    return -1;
-  for (i = 0; i < u->ncounters; i++)
-    s->rec.counters[i] = __pathprof_counter_get(u, i);
-  return snap_hash(s, u);
-}
-
 /* Whether u counts in memory (not in a continuous mapping). */
 static int unmapped(const struct __pathprof_unit *u)
 {
   return !__pathprof_cont_mapped(u);
-}
-
-/* Copies the counts of every registered unit (with only_unmapped, of those not counting in a
-   continuous mapping); 0, or -1 when out of memory. */
-static int take_snapshot(struct snapshot *ss, int only_unmapped)
-{
-  struct __pathprof_unit *u;
-  struct snap *grown;
-
-  ss->n = 0;
-  ss->s = 0;
-  for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
-    if (only_unmapped && !unmapped(u))
-      continue;
-    grown = realloc(ss->s, (ss->n + 1) * sizeof *grown);
-    if (!grown)
-      break;
-    ss->s = grown;
-    if (snap_unit(&ss->s[ss->n++], u) != 0)
-      break;
-  }
-  if (!u)
-    return 0;
-  free_snapshot(ss);
-  return -1;
 }
 
 /* Memory for the k-slab forests (rt/core/kpath.c): malloc'd chunks, never freed before exit. */
@@ -234,211 +165,36 @@ void *__pathprof_kpath_more(unsigned long bytes)
   return malloc(bytes);
 }
 
-/* A growing memory buffer, the sink of the forests' dump. */
-struct membuf {
-  unsigned char *p;
-  size_t n, cap;
-};
-
-/* Appends len bytes to the buffer; -1 when out of memory. */
-static int mem_write(void *ctx, const void *buf, unsigned long len)
+/* Whether $PATHPROF_SYNC asks for durability beyond the atomic rename: fsync of what was
+   written and of the directory (off by default, as gcov and llvm do). */
+static int wants_sync(void)
 {
-  struct membuf *m = ctx;
-  unsigned char *grown;
-  size_t cap = m->cap ? m->cap : 4096;
-
-  while (cap - m->n < len)
-    cap *= 2;
-  if (cap != m->cap) {
-    if (!(grown = realloc(m->p, cap)))
-      return -1;
-    m->p = grown;
-    m->cap = cap;
-  }
-  memcpy(m->p + m->n, buf, len);
-  m->n += len;
-  return 0;
+  const char *s = __pathprof_getenv("PATHPROF_SYNC");
+  return s && !strcmp(s, "1");
 }
 
-/* Adds the k-slab forests to p, taking their counts out of memory (a write that then fails
-   loses them; the counters of the units are kept for a later write instead). */
-static int add_forests(struct pp_profile *p, char *err, size_t errlen)
-{
-  struct membuf m = {0, 0, 0};
-  struct pp_profile f = {0};
-  int rc = -1;
-
-  if (__pathprof_dump_extra(mem_write, &m, 1) != 0)
-    snprintf(err, errlen, "out of memory");
-  else if (pp_profile_parse(m.p, m.n, "the forests in memory", &f, err, errlen) == 0)
-    rc = pp_profile_merge(p, &f, err, errlen);
-  pp_profile_free(&f);
-  free(m.p);
-  return rc;
-}
-
-/* Builds the canonical profile the snapshot describes (sorted, equal checksums added up). */
-static int snapshot_profile(const struct snapshot *ss, struct pp_profile *p, char *err,
-                            size_t errlen)
-{
-  struct pp_profile view = {0};
-  size_t i;
-  int rc;
-
-  memset(p, 0, sizeof *p);
-  memset(&view, 0, sizeof view);
-  view.nunits = ss->n;
-  view.units = malloc((ss->n ? ss->n : 1) * sizeof *view.units);
-  if (!view.units) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  for (i = 0; i < ss->n; i++)
-    view.units[i] = ss->s[i].rec; /* shallow: merge copies what it keeps */
-  rc = pp_profile_merge(p, &view, err, errlen);
-  free(view.units);
-  return rc == 0 ? add_forests(p, err, errlen) : rc;
-}
-
-/* live - written, never below zero. */
-static unsigned long long minus(unsigned long long live, unsigned long long written)
-{
-  return live >= written ? live - written : 0;
-}
-
-/* *live -= written, never below zero (a reset may have run in between), atomically: other
-   threads may be counting into *live meanwhile (pathcc --update=atomic, shards folding). */
-static void take(unsigned long long *live, unsigned long long written)
-{
-  unsigned long long v = __atomic_load_n(live, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(live, &v, v >= written ? v - written : 0, 1, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED))
-    ;
-}
-
-/* Takes the snapshotted counts out of the live tables once they are safely on disk, so a
-   later write adds only what was counted since, while counts made meanwhile are kept. */
-static void subtract_snap(const struct snap *s)
-{
-  unsigned long long *e, k;
-
-  for (k = 0; k < s->rec.ncounters && k < s->u->ncounters; k++) {
-    if (s->u->counters) /* 64-bit: atomically, threads may be counting */
-      take(&s->u->counters[k], s->rec.counters[k]);
-    else /* 32-bit saturating counters (single updates only) */
-      __pathprof_counter_set(s->u, k, minus(__pathprof_counter_get(s->u, k), s->rec.counters[k]));
-  }
-  for (k = 0; s->u->hash && k < s->rec.nhash; k++) {
-    if (s->slot[k] >= s->u->hash_cap)
-      continue;
-    e = s->u->hash + 3 * s->slot[k];
-    if (e[0] == s->rec.hash[k].fn + 1 && e[1] == s->rec.hash[k].id)
-      take(&e[2], s->rec.hash[k].count);
-  }
-  take(&s->u->hash_dropped, s->rec.dropped);
-}
-
-/* subtract_snap for every unit of the snapshot. */
-static void subtract_snapshot(const struct snapshot *ss)
-{
-  size_t i;
-  for (i = 0; i < ss->n; i++)
-    subtract_snap(&ss->s[i]);
-}
-
-/* Opens path (creating it) and takes an fcntl write lock on it, retrying when another writer
-   renamed a new file over the path meanwhile. Returns the locked fd, or -1 with err set. */
-static int open_locked(const char *path, char *err, size_t errlen)
-{
-  struct flock fl;
-  struct stat a, b;
-  int fd, r, tries;
-
-  for (tries = 0; tries < LOCK_TRIES; tries++) {
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
-      snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-      return -1;
-    }
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR)
-      ;
-    if (r != 0 || fstat(fd, &a) != 0) {
-      snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
-      close(fd);
-      return -1;
-    }
-    if (stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-      return fd;
-    close(fd); /* the file we locked was replaced or removed: lock the new one */
-  }
-  snprintf(err, errlen, "%s: cannot lock: the file keeps being replaced", path);
-  return -1;
-}
-
-/* Merges p into the profile at path under the lock; 0, or -1 with err set and the file
-   unchanged. */
-static int merge_locked(const char *path, const struct pp_profile *p, char *err, size_t errlen)
-{
-  struct pp_profile old = {0};
-  struct stat st;
-  int fd, rc, empty = 0;
-  char **crashes = 0;
-  size_t ncrashes = 0, i;
-
-  fd = open_locked(path, err, errlen);
-  if (fd < 0)
-    return -1;
-  if (fstat(fd, &st) != 0) {
-    snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
-    rc = -1;
-  } else {
-    empty = st.st_size == 0;
-    rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
-  }
-  if (rc == 0) /* crash dumps beside the file join it; damaged ones stay for pathprof to name */
-    pp_profile_add_crashes(path, &old, &crashes, &ncrashes, 0, err, errlen);
-  if (rc == 0 && pp_profile_merge(&old, p, err, errlen) != 0) {
-    size_t n = strlen(err);
-    snprintf(err + n, errlen - n, " (cannot merge into %s)", path);
-    rc = -1;
-  }
-  if (rc == 0)
-    rc = pp_profile_save(&old, path, err, errlen);
-  for (i = 0; i < ncrashes; i++) {
-    if (rc == 0)
-      unlink(crashes[i]); /* their counts are in the file now */
-    free(crashes[i]);
-  }
-  free(crashes);
-  if (rc != 0 && empty)
-    unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
-  pp_profile_free(&old);
-  close(fd); /* releases the lock, after the rename */
-  return rc;
-}
-
-/* Saves p aside as "<path>.<pid>.bad-merge" and prints the one-line report of what failed.
-   Returns 0 when the counts are safe there, -1 when they could not be saved anywhere. */
-static int save_aside(const char *path, const struct pp_profile *p, const char *why)
+/* Saves the snapshot aside as "<path>.<pid>.bad-merge" and prints the one-line report of what
+   failed. Returns 0 when the counts are safe there, -1 when they could not be saved anywhere. */
+static int save_aside(const char *path, const struct __pathprof_snapshot *ss, const char *why)
 {
   char err[1024];
   size_t n = strlen(path) + 40;
   char *bad = malloc(n);
+  struct pp_profile p;
   int rc = -1;
 
-  if (!bad) {
+  if (!bad || __pathprof_snapshot_profile(ss, &p, err, sizeof err) != 0) {
     fprintf(stderr, "pathprof: %s; counts not saved: out of memory\n", why);
+    free(bad);
     return -1;
   }
   snprintf(bad, n, "%s.%ld.bad-merge", path, (long)getpid());
-  rc = pp_profile_save(p, bad, err, sizeof err);
+  rc = pp_profile_save_flags(&p, bad, wants_sync() ? PP_SAVE_SYNC : 0, err, sizeof err);
   if (rc == 0)
     fprintf(stderr, "pathprof: %s; %s left untouched, counts written to %s\n", why, path, bad);
   else
     fprintf(stderr, "pathprof: %s; counts not saved: %s\n", why, err);
+  pp_profile_free(&p);
   free(bad);
   return rc;
 }
@@ -451,89 +207,50 @@ static int is_device(const char *path)
   return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* Writes p straight to the device or pipe at path (a regular file reached through a link that
+   replaced the device meanwhile is not written). */
 static int write_stream(const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
-  int fd = open(path, O_WRONLY | O_CLOEXEC);
-  int rc = fd < 0 ? -1 : pp_profile_write(p, __pathprof_write_fd, &fd);
-  if (rc)
-    snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-  if (fd >= 0)
-    close(fd);
-  return rc;
+  return pp_profile_save_flags(p, path, 0, err, errlen);
 }
 
 /* Writes p to path, replacing what it held: straight through when path is a device or pipe,
    else written aside and renamed. */
 int __pathprof_replace(const char *path, const struct pp_profile *p, char *err, unsigned long errlen)
 {
-  return is_device(path) ? write_stream(path, p, err, errlen) : pp_profile_save(p, path, err, errlen);
+  return pp_profile_save_flags(p, path, wants_sync() ? PP_SAVE_SYNC : 0, err, errlen);
 }
 
-/* Continuous mode: each unmapped unit's snapshot is added into its region of the mapped file
-   and taken out of memory; those that cannot be are saved aside together (and taken out when
-   that worked). Returns 0, or -1 after one line on stderr. */
-static int write_continuous(const char *path, const struct snapshot *ss)
-{
-  struct pp_profile failed = {0};
-  char err[1024] = "", why[1024] = "";
-  unsigned char *bad = calloc(ss->n ? ss->n : 1, 1);
-  size_t i;
-  int rc = 0;
-
-  for (i = 0; i < ss->n; i++) {
-    if (__pathprof_cont_add(ss->s[i].u, &ss->s[i].rec, err, sizeof err) == 0) {
-      subtract_snap(&ss->s[i]);
-      continue;
-    }
-    if (!why[0])
-      memcpy(why, err, sizeof why);
-    rc = -1;
-    if (bad && pp_profile_add_unit(&failed, &ss->s[i].rec, err, sizeof err) == 0)
-      bad[i] = 1;
-  }
-  if (rc != 0 && save_aside(path, &failed, why) == 0)
-    for (i = 0; i < ss->n; i++)
-      if (bad[i])
-        subtract_snap(&ss->s[i]);
-  free(bad);
-  pp_profile_free(&failed);
-  return rc;
-}
-
-/* The whole write: snapshot, locked merge (or save aside), then take the saved counts out of
-   the live tables. Returns 0, or -1 after one line on stderr (also when saved aside). */
+/* The whole write: snapshot, locked merge into the file (filemerge.c) or save aside, then take
+   the saved counts out of the live tables. In continuous mode the mapped units are in the
+   file already. Returns 0, or -1 after one line on stderr (also when saved aside). */
 static int write_profile(const char *path)
 {
-  struct snapshot ss;
-  struct pp_profile p;
+  struct __pathprof_snapshot ss;
+  struct pp_profile p = {0};
   char err[1024];
-  int rc;
-
-  int cont = __pathprof_continuous() && !strcmp(path, __pathprof_cont_path()), device;
+  int rc, saved, cont = __pathprof_continuous() && !strcmp(path, __pathprof_cont_path());
 
   __pathprof_backend_sync();
-  if (take_snapshot(&ss, cont) != 0) {
+  if (__pathprof_snapshot_take(&ss, cont ? unmapped : 0) != 0) {
     fprintf(stderr, "pathprof: %s: out of memory\n", path);
     return -1;
   }
-  if (cont) {
-    rc = write_continuous(path, &ss);
-    free_snapshot(&ss);
-    return rc;
-  }
-  if (snapshot_profile(&ss, &p, err, sizeof err) != 0) {
-    fprintf(stderr, "pathprof: %s: %s\n", path, err);
-    free_snapshot(&ss);
-    return -1;
-  }
-  device = is_device(path);
-  rc = device ? write_stream(path, &p, err, sizeof err) : merge_locked(path, &p, err, sizeof err);
-  if (rc != 0 && device) /* nothing is saved aside in /dev: the counts stay for a later write */
+  if (!ss.n && !ss.forests.nforests)
+    rc = 0; /* nothing to add (all mapped) */
+  else if (!is_device(path))
+    rc = __pathprof_merge_file(path, &ss, wants_sync(), err, sizeof err);
+  else if ((rc = __pathprof_snapshot_profile(&ss, &p, err, sizeof err)) == 0)
+    rc = write_stream(path, &p, err, sizeof err);
+  saved = rc == 0;
+  if (rc != 0 && is_device(path)) /* nothing is saved aside in /dev: the counts stay for a later write */
     fprintf(stderr, "pathprof: %s; counts not saved\n", err);
-  else if (rc == 0 || save_aside(path, &p, err) == 0)
-    subtract_snapshot(&ss); /* on disk, in the file or aside; else kept for a later write */
+  else if (rc != 0)
+    saved = save_aside(path, &ss, err) == 0;
+  if (saved)
+    __pathprof_snapshot_subtract(&ss); /* on disk, in the file or aside; else kept for a later write */
   pp_profile_free(&p);
-  free_snapshot(&ss);
+  __pathprof_snapshot_free(&ss);
   return rc;
 }
 

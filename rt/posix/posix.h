@@ -14,15 +14,46 @@ int __pathprof_continuous(void);
    counters into it; whether a unit is mapped (async-signal-safe); adds an unmapped unit's
    snapshot into its region; at exit, the mapped units' dropped counts; after fork, the move
    to the child's own file when path differs. */
-struct pp_unitrec;
 int __pathprof_cont_open(const char *path, char *err, size_t errlen);
 int __pathprof_cont_map(struct __pathprof_unit *u);
 int __pathprof_cont_mapped(const struct __pathprof_unit *u);
-int __pathprof_cont_add(const struct __pathprof_unit *u, const struct pp_unitrec *rec, char *err, size_t errlen);
 void __pathprof_cont_exit(void);
 void __pathprof_cont_fork(const char *path);
+/* Adds the units of p in place into the continuous file fd at path, whose lock the caller holds
+   (its counters may be mapped by continuous processes). 0, or -1 with err set. */
+int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen);
 /* The continuous profile's path ("" when off). */
 const char *__pathprof_cont_path(void);
+
+/* snapshot.c: one write's counts: each unit's nonzero counters as (index, count) pairs and its
+   hash entries (sorted, with the slot each came from), the sparse view of them sorted by
+   checksum (unique: no checksum twice), and the k-slab forests (their counts taken out of
+   memory as they are copied). */
+#include "profile/profile.h"
+struct __pathprof_snap {
+  struct __pathprof_unit *u;
+  unsigned long long nset, *idx, *val, nhash, dropped;
+  struct pp_hent *hash;
+  unsigned long *slot;
+};
+struct __pathprof_snapshot {
+  size_t n;
+  struct __pathprof_snap *s;
+  struct pp_sparse *units;
+  int unique;
+  struct pp_profile forests;
+};
+int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const struct __pathprof_unit *));
+int __pathprof_snapshot_profile(const struct __pathprof_snapshot *ss, struct pp_profile *p, char *err, size_t errlen);
+void __pathprof_snapshot_subtract(const struct __pathprof_snapshot *ss);
+void __pathprof_snapshot_free(struct __pathprof_snapshot *ss);
+
+/* filemerge.c: opens path (never through a link; created when missing) and locks it, retrying
+   while writers rename new files over it: the locked fd, or -1 with err set. Merges p into the
+   profile file at path under that lock (appended, rewritten, or added in place into a
+   continuous file), synced with sync: 0, or -1 with err set and the file as it was. */
+int __pathprof_open_locked(const char *path, char *err, size_t errlen);
+int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss, int sync, char *err, size_t errlen);
 
 /* shards.c: folds the per-thread shards into the units without taking the shard lock (the
    crash path: the process is going down, a thread holding the lock will not let go); the fork

@@ -16,7 +16,7 @@ static const char *trace_name;
 /* Opens the trace log named by $PATHPROF_TRACE, once; unset means no tracing. */
 static void open_trace(void)
 {
-  const char *name = getenv("PATHPROF_TRACE");
+  const char *name = __pathprof_getenv("PATHPROF_TRACE");
   if (!name || !*name)
     return;
   trace_fp = fopen(name, "a");

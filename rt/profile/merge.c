@@ -578,6 +578,62 @@ static int copy_forests(const struct pp_profile *a, const struct pp_profile *b, 
 }
 
 /* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
+/* The canonical profile of n sparse units: dense copies, folded (equal checksums added up). */
+int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profile *out, char *err,
+                           size_t errlen)
+{
+  struct pp_unitrec *recs = ppf_alloc_array(n, sizeof *recs);
+  unsigned long long k;
+  size_t i;
+
+  memset(out, 0, sizeof *out);
+  if (!recs)
+    return ppf_fail(err, errlen, "out of memory");
+  if (n)
+    memset(recs, 0, n * sizeof *recs);
+  for (i = 0; i < n; i++) {
+    recs[i].checksum = u[i].checksum;
+    recs[i].ncounters = u[i].ncounters;
+    recs[i].nhash = u[i].nhash;
+    recs[i].dropped = u[i].dropped;
+    recs[i].name = malloc(strlen(u[i].name) + 1);
+    recs[i].counters = ppf_alloc_array(u[i].ncounters, sizeof *recs[i].counters);
+    recs[i].hash = ppf_alloc_array(u[i].nhash, sizeof *recs[i].hash);
+    if (!recs[i].name || !recs[i].counters || !recs[i].hash) {
+      ppf_free_units(recs, i + 1);
+      return ppf_fail(err, errlen, "out of memory");
+    }
+    strcpy(recs[i].name, u[i].name);
+    memset(recs[i].counters, 0, (size_t)u[i].ncounters * sizeof *recs[i].counters);
+    for (k = 0; k < u[i].nset; k++)
+      recs[i].counters[u[i].idx[k]] = u[i].val[k];
+    if (u[i].nhash)
+      memcpy(recs[i].hash, u[i].hash, (size_t)u[i].nhash * sizeof *recs[i].hash);
+    ppf_canon_hash(&recs[i]);
+  }
+  return ppf_fold(recs, n, out, err, errlen);
+}
+
+/* Whether p is canonical already, as far as a quick look can tell (units and hash entries in
+   order, each once, counts nonzero; no forests or OSPH record, whose order takes more). */
+int ppf_canonical(const struct pp_profile *p)
+{
+  size_t i;
+  unsigned long long k;
+  const struct pp_unitrec *u;
+  if (p->osp || p->nforests)
+    return 0;
+  for (i = 0; i < p->nunits; i++) {
+    u = &p->units[i];
+    if (i && p->units[i - 1].checksum >= u->checksum)
+      return 0;
+    for (k = 0; k < u->nhash; k++)
+      if (!u->hash[k].count || (k && cmp_hent(&u->hash[k - 1], &u->hash[k]) >= 0))
+        return 0;
+  }
+  return 1;
+}
+
 int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
                     char *err, size_t errlen)
 {

@@ -121,14 +121,73 @@ int pp_profile_merge(struct pp_profile *into, const struct pp_profile *from, cha
 int pp_profile_add_unit(struct pp_profile *p, const struct pp_unitrec *u, char *err,
                         size_t errlen);
 
-/* Streams p in the profile format through fn (chunks of at most 256 bytes): units by checksum,
-   hash entries by (fn, id). p need not be canonical. Returns 0, or -1 if fn failed or no memory. */
+/* Streams p in the profile format through fn, in one piece: units by checksum (each as a
+   sparse record when that is shorter), hash entries by (fn, id). p need not be canonical.
+   Returns 0, or -1 if fn failed or no memory. */
 int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx);
 
-/* Writes p to path safely: to "<path>.tmp.<pid>", fsync, rename over path. On error the
-   temporary is removed, the old file stays, and err says "<path>: <problem>". Returns 0 or -1.
-   A path naming a device or pipe is written straight through, never replaced. */
+/* The same into a malloc'd buffer *buf of *len bytes. Returns 0, or -1 (no memory). */
+int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *len);
+
+/* One unit's counts as (index, count) pairs of its nonzero counters: what a run changed. */
+struct pp_sparse {
+  unsigned long long checksum, ncounters, nset, nhash, dropped;
+  const char *name;
+  const unsigned long long *idx, *val;   /* nset ascending indices and their counts (> 0) */
+  const struct pp_hent *hash;            /* nhash entries sorted by (fn, id), each once, > 0 */
+};
+
+/* Encodes n sparse units (sorted by checksum, each once) as one stream into a malloc'd buffer,
+   each unit as the shorter of its two records. Returns 0, or -1 (no memory). */
+int pp_profile_encode_sparse(const struct pp_sparse *u, size_t n, unsigned char **buf, size_t *len);
+
+/* The canonical (dense) profile of n sparse units in any order. Returns 0, or -1 with err. */
+int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profile *out, char *err,
+                           size_t errlen);
+
+/* Writes p to path safely: to a new temporary beside it, fsync, rename over path, fsync of the
+   directory. On error the temporary is removed, the old file stays, and err says "<path>:
+   <problem>". Returns 0 or -1. A path naming a device or pipe is written straight through,
+   never replaced. */
 int pp_profile_save(const struct pp_profile *p, const char *path, char *err, size_t errlen);
+
+/* pp_profile_save with flags: PP_SAVE_SYNC syncs file and directory; PP_SAVE_LOCKED says the
+   caller holds path's lock, so the temporary is "<path>.tmp" (one name, which the next locked
+   writer reuses when a writer died) instead of "<path>.tmp.<pid>". */
+#define PP_SAVE_SYNC 1
+#define PP_SAVE_LOCKED 2
+int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flags, char *err,
+                          size_t errlen);
+
+/* Creates name for reading and writing with O_CREAT|O_EXCL|O_NOFOLLOW, removing (never following) whatever
+   is there first. Returns the fd, or -1 with errno set. */
+int pp_open_new(const char *name);
+
+/* Writes all of buf to fd (short writes and EINTR retried); 0 or an errno value. */
+int pp_write_all(int fd, const void *buf, size_t len);
+
+/* fsync of the directory holding path (best effort). */
+void pp_sync_dir(const char *path);
+
+/* The structure of a profile file as a walk of its record headers finds it, with no checksum
+   computed (a writer's quick look under the lock): the file is streams one after the other. */
+struct pp_layout {
+  size_t committed;   /* bytes up to the end of the last complete stream */
+  size_t first;       /* length of the first stream */
+  size_t nstreams;    /* complete streams */
+  int torn;           /* the bytes after committed are the start of a stream, cut short: what
+                         a writer killed while appending left */
+  int other;          /* something a walk cannot judge (an OSPH record, damage, a continuous
+                         file): only a full read can say more */
+  size_t nunits;      /* (checksum, ncounters) of the unit records, sorted, each once */
+  unsigned long long (*units)[2];
+};
+
+/* Walks the n bytes at b into *out (free out->units). Returns 0, or -1 when out of memory. */
+int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out);
+
+/* The byte count of a file's bytes that readers parse: all but a torn tail (pp_layout). */
+size_t pp_profile_committed(const unsigned char *b, size_t n);
 
 /* Frees everything p owns and leaves it empty. */
 void pp_profile_free(struct pp_profile *p);

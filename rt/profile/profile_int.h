@@ -5,6 +5,9 @@
 #include "profile.h"
 
 #define UNIT_TAG 0x54494E55UL /* "UNIT" */
+#define SPRS_TAG 0x53525053UL /* "SPRS": a unit record listing only its nonzero counters */
+#define SPRS_FIXED 48
+#define SPRS_MAX_COUNTERS (1ULL << 24) /* bounds the dense copy a reader makes of one */
 #define KSLB_TAG 0x424C534BUL /* "KSLB" */
 #define KSLB_FIXED 40
 #define KMAX 64
@@ -16,7 +19,6 @@
 #define HEADER_LEN 16
 #define UNIT_FIXED 40
 #define TRAILER_LEN 16
-#define CHUNK 256
 #define MAX_COUNT 0xffffffffffffffffULL
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
@@ -41,6 +43,8 @@ void *ppf_alloc_array(unsigned long long n, size_t sz);
 int ppf_canon_forest(struct pp_forest *f, size_t *dup);
 /* Makes a unit's hash canonical in place: sorted, each (fn, id) once, no zero counts. */
 void ppf_canon_hash(struct pp_unitrec *u);
+/* Whether p is canonical as it is (a quick look: no forests, no OSPH record). */
+int ppf_canonical(const struct pp_profile *p);
 /* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
 int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
                     char *err, size_t errlen);

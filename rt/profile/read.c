@@ -44,24 +44,24 @@ struct in {
   size_t errlen;
 };
 
-/* Checks the fixed header: magic, version, flags. */
-static int parse_header(const struct in *in)
+/* Checks the fixed header of the stream at `at`: magic, version, flags. */
+static int parse_header(const struct in *in, size_t at)
 {
-  size_t n = in->len < 8 ? in->len : 8;
+  size_t left = in->len - at, n = left < 8 ? left : 8;
   if (in->len == 0)
     return ppf_fail(in->err, in->errlen, "%s: empty file, not a profile", in->fname);
-  if (memcmp(in->b, "PATHPROF", n) != 0)
-    return ppf_fail(in->err, in->errlen, "%s: bad magic at byte 0 (not a pathprof profile)",
-                in->fname);
-  if (in->len < HEADER_LEN)
-    return ppf_fail(in->err, in->errlen, "%s: truncated header at byte 0 (file ends at byte %zu)",
-                in->fname, in->len);
-  if (get_u32(in->b + 8) != 1)
-    return ppf_fail(in->err, in->errlen, "%s: unknown format version %lu at byte 8", in->fname,
-                get_u32(in->b + 8));
-  if (get_u32(in->b + 12) != 0)
-    return ppf_fail(in->err, in->errlen, "%s: unknown flags 0x%lx at byte 12", in->fname,
-                get_u32(in->b + 12));
+  if (memcmp(in->b + at, "PATHPROF", n) != 0)
+    return ppf_fail(in->err, in->errlen, at ? "%s: stray bytes after the trailer at byte %zu"
+                    : "%s: bad magic at byte %zu (not a pathprof profile)", in->fname, at);
+  if (left < HEADER_LEN)
+    return ppf_fail(in->err, in->errlen, "%s: truncated header at byte %zu (file ends at byte %zu)",
+                in->fname, at, in->len);
+  if (get_u32(in->b + at + 8) != 1)
+    return ppf_fail(in->err, in->errlen, "%s: unknown format version %lu at byte %zu", in->fname,
+                get_u32(in->b + at + 8), at + 8);
+  if (get_u32(in->b + at + 12) != 0)
+    return ppf_fail(in->err, in->errlen, "%s: unknown flags 0x%lx at byte %zu", in->fname,
+                get_u32(in->b + at + 12), at + 12);
   return 0;
 }
 
@@ -158,6 +158,71 @@ static int parse_unit(const struct in *in, size_t *pos, struct recs *l)
   if (push(l, &u) != 0)
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   *pos = q;
+  return 0;
+}
+
+/* Decodes the (index, count) pairs of the sparse record at `at` into u's dense counters: indices
+   ascending and in range, counts nonzero. *pos moves past them. */
+static int parse_set(const struct in *in, size_t at, size_t *pos, unsigned long long nset,
+                     struct pp_unitrec *u)
+{
+  unsigned long long i, idx, prev = 0;
+  const unsigned char *p = in->b + *pos;
+  if (nset > (in->len - *pos) / 16)
+    return truncated(in, at);
+  if (!(u->counters = ppf_alloc_array(u->ncounters, sizeof *u->counters)))
+    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  memset(u->counters, 0, (size_t)u->ncounters * sizeof *u->counters);
+  for (i = 0; i < nset; i++, p += 16) {
+    idx = get_u64(p);
+    if (idx >= u->ncounters || (i && idx <= prev) || get_u64(p + 8) == 0)
+      return ppf_fail(in->err, in->errlen, "%s: sparse counter %llu at byte %zu: index %llu out of "
+                      "order or range, or count 0", in->fname, i, (size_t)(p - in->b), idx);
+    u->counters[idx] = get_u64(p + 8);
+    prev = idx;
+  }
+  *pos = (size_t)(p - in->b);
+  return 0;
+}
+
+/* Parses the sparse unit record (SPRS) at *pos and appends it to l as a dense one. */
+static int parse_sparse(const struct in *in, size_t *pos, struct recs *l)
+{
+  size_t at = *pos, q = at + SPRS_FIXED;
+  unsigned long long nset, i;
+  struct pp_unitrec u;
+  const unsigned char *p;
+
+  memset(&u, 0, sizeof u);
+  if (in->len - at < SPRS_FIXED)
+    return truncated(in, at);
+  u.checksum = get_u64(in->b + at + 8);
+  u.ncounters = get_u64(in->b + at + 16);
+  nset = get_u64(in->b + at + 24);
+  u.nhash = get_u64(in->b + at + 32);
+  u.dropped = get_u64(in->b + at + 40);
+  if (u.ncounters > SPRS_MAX_COUNTERS || nset > u.ncounters)
+    return ppf_fail(in->err, in->errlen, "%s: sparse unit record at byte %zu: %llu of %llu counters "
+                    "(at most %llu)", in->fname, at, nset, u.ncounters, SPRS_MAX_COUNTERS);
+  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0 ||
+      parse_set(in, at, &q, nset, &u) != 0 || u.nhash > (in->len - q) / 24 ||
+      !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
+    if (u.name && u.counters && u.nhash > (in->len - q) / 24)
+      truncated(in, at);
+    else if (u.name && u.counters)
+      ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
+    ppf_free_unit(&u);
+    return -1;
+  }
+  for (p = in->b + q, i = 0; i < u.nhash; i++, p += 24) {
+    u.hash[i].fn = get_u64(p);
+    u.hash[i].id = get_u64(p + 8);
+    u.hash[i].count = get_u64(p + 16);
+  }
+  ppf_canon_hash(&u);
+  if (push(l, &u) != 0)
+    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  *pos = (size_t)(p - in->b);
   return 0;
 }
 
@@ -325,8 +390,9 @@ static int parse_kslb(const struct in *in, size_t *pos, struct forests *l)
   return 0;
 }
 
-/* Checks the trailer at pos: unit count, checksum of all bytes before it, nothing after it. */
-static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
+/* Checks the trailer at pos of the stream that starts at `start`: unit count, checksum of the
+   stream's bytes before it. */
+static int parse_trailer(const struct in *in, size_t start, size_t pos, unsigned long nunits)
 {
   unsigned long long sum;
   if (in->len - pos < TRAILER_LEN)
@@ -335,47 +401,70 @@ static int parse_trailer(const struct in *in, size_t pos, unsigned long nunits)
   if (get_u32(in->b + pos + 4) != nunits)
     return ppf_fail(in->err, in->errlen, "%s: wrong unit count %lu at byte %zu (found %lu records)",
                 in->fname, get_u32(in->b + pos + 4), pos + 4, nunits);
-  sum = fnv(FNV_BASIS, in->b, pos + 8);
+  sum = fnv(FNV_BASIS, in->b + start, pos + 8 - start);
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   sum = get_u64(in->b + pos + 8); /* fuzz builds reach the checks after it with any checksum */
 #endif
   if (get_u64(in->b + pos + 8) != sum)
     return ppf_fail(in->err, in->errlen, "%s: checksum mismatch at byte %zu (the data is corrupt)",
                 in->fname, pos + 8);
-  if (in->len != pos + TRAILER_LEN)
-    return ppf_fail(in->err, in->errlen, "%s: %zu stray bytes after the trailer at byte %zu",
-                in->fname, in->len - pos - TRAILER_LEN, pos + TRAILER_LEN);
   return 0;
 }
 
-/* Walks the records after the header up to and including the trailer. */
+/* Walks the records of the stream that starts at *pos, up to and including its trailer; *pos
+   moves past it. */
+static int parse_stream(const struct in *in, size_t *pos, struct recs *l, struct pp_osph **osp,
+                        struct forests *fl)
+{
+  size_t start = *pos, q = start + HEADER_LEN;
+  unsigned long nunits = 0, tag;
+  int rc;
+  if (parse_header(in, start) != 0)
+    return -1;
+  for (;;) {
+    if (in->len - q < 4)
+      return ppf_fail(in->err, in->errlen, "%s: missing trailer at byte %zu (file ends at byte %zu)",
+                  in->fname, q, in->len);
+    tag = get_u32(in->b + q);
+    if (tag == END_TAG) {
+      if (parse_trailer(in, start, q, nunits) != 0)
+        return -1;
+      *pos = q + TRAILER_LEN;
+      return 0;
+    }
+    if (tag == KSLB_TAG)
+      rc = parse_kslb(in, &q, fl);
+    else if (tag == OSPH_TAG)
+      rc = parse_osph(in, &q, osp);
+    else if (tag == UNIT_TAG || tag == SPRS_TAG)
+      rc = tag == UNIT_TAG ? parse_unit(in, &q, l) : parse_sparse(in, &q, l);
+    else
+      return ppf_fail(in->err, in->errlen, "%s: unknown tag 0x%08lx at byte %zu", in->fname, tag, q);
+    if (rc != 0)
+      return -1;
+    nunits += tag == UNIT_TAG || tag == SPRS_TAG;
+  }
+}
+
+/* A profile file is one or more streams, one after the other, whose counts add up (each writer
+   under the lock appends its own; doc/formats.md section 2, "Appended streams"). The OSPH
+   block numbers of a stream name that stream's unit records. */
 static int parse_body(const struct in *in, struct recs *l, struct pp_osph **osp, struct forests *fl)
 {
-  size_t pos = HEADER_LEN;
-  unsigned long nunits = 0, tag;
-  for (;;) {
-    if (in->len - pos < 4)
-      return ppf_fail(in->err, in->errlen, "%s: missing trailer at byte %zu (file ends at byte %zu)",
-                  in->fname, pos, in->len);
-    tag = get_u32(in->b + pos);
-    if (tag == END_TAG)
-      return parse_trailer(in, pos, nunits);
-    if (tag == KSLB_TAG) {
-      if (parse_kslb(in, &pos, fl) != 0)
-        return -1;
-      continue;
-    }
-    if (tag == OSPH_TAG) {
-      if (parse_osph(in, &pos, osp) != 0)
-        return -1;
-      continue;
-    }
-    if (tag != UNIT_TAG)
-      return ppf_fail(in->err, in->errlen, "%s: unknown tag 0x%08lx at byte %zu", in->fname, tag, pos);
-    if (parse_unit(in, &pos, l) != 0)
+  size_t pos = 0, first;
+  struct pp_osph *before;
+  struct recs view;
+  do {
+    first = l->n;
+    before = *osp;
+    if (parse_stream(in, &pos, l, osp, fl) != 0)
       return -1;
-    nunits++;
-  }
+    view.v = l->v + first;
+    view.n = l->n - first;
+    if (*osp != before && resolve_osph(in, *osp, &view) != 0)
+      return -1;
+  } while (pos < in->len);
+  return 0;
 }
 
 /* ---- Continuous profiles (doc/formats.md section 2, "Continuous mode") ---- */
@@ -496,7 +585,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   memset(out, 0, sizeof *out);
   memset(&forests, 0, sizeof forests);
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
-      : parse_header(&in) != 0 || parse_body(&in, &l, &osp, &fl) != 0 || resolve_osph(&in, osp, &l) != 0) {
+      : parse_body(&in, &l, &osp, &fl) != 0) {
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
     ppf_free_osph(osp);
@@ -565,7 +654,7 @@ int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *
   out->osp = 0;
   if (slurp(fd, &buf, &len) != 0)
     return ppf_fail(err, errlen, "%s: cannot read: %s", fname, strerror(errno));
-  rc = pp_profile_parse(buf, len, fname, out, err, errlen);
+  rc = pp_profile_parse(buf, pp_profile_committed(buf, len), fname, out, err, errlen);
   free(buf);
   return rc;
 }
@@ -672,4 +761,131 @@ int pp_profile_read(const char *path, struct pp_profile *out, char *err, size_t 
     free(names[i]);
   free(names);
   return rc;
+}
+
+/* ---- The writer's quick look: record headers only, no checksum (pp_layout) ---- */
+
+/* Whether the stream magic occurs in the n bytes at b. */
+static int memmem_magic(const unsigned char *b, size_t n)
+{
+  size_t i;
+  for (i = 0; i + 8 <= n; i++)
+    if (b[i] == 'P' && !memcmp(b + i, "PATHPROF", 8))
+      return 1;
+  return 0;
+}
+
+#define WALK_CUT ((size_t)-1) /* the record runs past the end of the bytes: cut short */
+#define WALK_BAD ((size_t)-2) /* a record the walk cannot size (unknown tag, OSPH) */
+
+/* bytes a record's body of n items of sz bytes, after a fixed part at `at`, ends at; WALK_CUT
+   when past len. */
+static size_t body_end(size_t len, size_t at, unsigned long long n, size_t sz)
+{
+  if (at > len || n > (len - at) / sz)
+    return WALK_CUT;
+  return at + (size_t)n * sz;
+}
+
+/* Where the record at `at` ends, from its header; a unit record's (checksum, ncounters) is
+   appended to out's list. */
+static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
+{
+  unsigned long tag = get_u32(b + at);
+  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : 0, q;
+  unsigned long long nc, grown;
+  void *v;
+
+  if (!fixed)
+    return WALK_BAD;
+  if (len - at < fixed)
+    return WALK_CUT;
+  if (tag == KSLB_TAG)
+    return body_end(len, at + KSLB_FIXED, get_u64(b + at + 24), 24);
+  nc = get_u64(b + at + 16);
+  q = at + fixed + (get_u32(b + at + 4) + 7) / 8 * 8;
+  q = body_end(len, q, tag == SPRS_TAG ? get_u64(b + at + 24) : nc, tag == SPRS_TAG ? 16 : 8);
+  q = q == WALK_CUT ? q : body_end(len, q, get_u64(b + at + (tag == SPRS_TAG ? 32 : 24)), 24);
+  if (q == WALK_CUT)
+    return q;
+  grown = out->nunits + 1;
+  v = out->units;
+  if ((out->nunits & (out->nunits - 1)) == 0 && !(v = realloc(out->units, 2 * grown * sizeof *out->units)))
+    return WALK_BAD;
+  out->units = v;
+  out->units[out->nunits][0] = get_u64(b + at + 8);
+  out->units[out->nunits++][1] = nc;
+  return q;
+}
+
+/* Where the stream at `at` ends (after its trailer), or WALK_CUT / WALK_BAD. */
+static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
+{
+  size_t q = at + HEADER_LEN;
+  if (memcmp(b + at, "PATHPROF", len - at < 8 ? len - at : 8) != 0)
+    return WALK_BAD;
+  if (len - at < HEADER_LEN)
+    return WALK_CUT;
+  if (get_u32(b + at + 8) != 1 || get_u32(b + at + 12) != 0)
+    return WALK_BAD;
+  while (q != WALK_CUT && q != WALK_BAD) {
+    if (len - q < 4)
+      return WALK_CUT;
+    if (get_u32(b + q) == END_TAG)
+      return len - q < TRAILER_LEN ? WALK_CUT : q + TRAILER_LEN;
+    q = walk_record(b, len, q, out);
+  }
+  return q;
+}
+
+/* Orders (checksum, ncounters) pairs. */
+static int cmp_pair(const void *a, const void *b)
+{
+  const unsigned long long *x = a, *y = b;
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Walks the streams of a profile file (see profile.h). A stream cut short counts as torn only
+   when it is the last thing in the file (no stream magic after its start): damage elsewhere
+   is left to a full read. */
+int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
+{
+  size_t at = 0, end, i, k = 0;
+
+  memset(out, 0, sizeof *out);
+  if (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8))
+    return out->other = 1, 0;
+  while (at < n) {
+    end = walk_stream(b, n, at, out);
+    if (end == WALK_CUT && n - at > 8 && memmem_magic(b + at + 8, n - at - 8))
+      end = WALK_BAD;
+    if (end == WALK_CUT || end == WALK_BAD) {
+      out->torn = end == WALK_CUT;
+      out->other = end == WALK_BAD;
+      break;
+    }
+    if (!out->nstreams++)
+      out->first = end;
+    out->committed = at = end;
+  }
+  if (out->nunits)
+    qsort(out->units, out->nunits, sizeof *out->units, cmp_pair);
+  for (i = 0; i < out->nunits; i++)
+    if (!k || cmp_pair(out->units[k - 1], out->units[i]) != 0)
+      memcpy(out->units[k++], out->units[i], sizeof out->units[i]);
+  out->nunits = k;
+  return 0;
+}
+
+/* The bytes readers parse: a torn tail (a writer killed while appending) is not data yet. */
+size_t pp_profile_committed(const unsigned char *b, size_t n)
+{
+  struct pp_layout l;
+  size_t c = n;
+  if (pp_profile_layout(b, n, &l) == 0 && l.torn)
+    c = l.committed;
+  free(l.units);
+  return c;
 }

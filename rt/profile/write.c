@@ -1,43 +1,62 @@
-/* write.c: the canonical profile writer, and the safe save (write aside, fsync, rename). */
+/* write.c: the canonical profile writer (sparse records where shorter, one buffer, one write) and
+   the safe save (a new temporary never through a link, optional fsync, rename). */
 #include "profile_int.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The writer's state: chunk buffer, running FNV-1a, sink. */
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
+
+/* The writer's state: the whole stream in a growing buffer, and its running FNV-1a. */
 struct out {
-  pathprof_write_fn fn;
-  void *ctx;
+  unsigned char *b;
+  size_t n, cap;
   unsigned long long fnv;
-  size_t n;
   int failed;
-  unsigned char buf[CHUNK];
 };
 
-/* Hands the buffered bytes to the sink; after one failure the sink is not called again. */
-static void flush(struct out *o)
+/* Room for n more bytes; sets failed when out of memory. */
+static int reserve(struct out *o, size_t n)
 {
-  if (o->n && !o->failed && o->fn(o->ctx, o->buf, (unsigned long)o->n) != 0)
-    o->failed = 1;
-  o->n = 0;
+  size_t cap = o->cap ? o->cap : 65536;
+  unsigned char *grown;
+  if (o->failed)
+    return -1;
+  while (cap - o->n < n) {
+    if (cap > (size_t)-1 / 2)
+      return o->failed = 1, -1;
+    cap *= 2;
+  }
+  if (cap != o->cap) {
+    if (!(grown = realloc(o->b, cap)))
+      return o->failed = 1, -1;
+    o->b = grown;
+    o->cap = cap;
+  }
+  return 0;
 }
 
-/* Appends n bytes to the chunk buffer and the running checksum. */
+/* Appends n bytes to the buffer and the running checksum. */
 static void put_bytes(struct out *o, const void *p, size_t n)
 {
   const unsigned char *c = p;
+  unsigned char *d;
+  unsigned long long h = o->fnv;
+  if (reserve(o, n) != 0)
+    return;
+  d = o->b + o->n;
+  o->n += n;
   while (n--) {
-    o->fnv = (o->fnv ^ *c) * FNV_PRIME;
-    o->buf[o->n++] = *c++;
-    if (o->n == CHUNK)
-      flush(o);
+    h = (h ^ *c) * FNV_PRIME;
+    *d++ = *c++;
   }
+  o->fnv = h;
 }
 
 /* Appends a little-endian u32. */
@@ -60,28 +79,59 @@ static void put_u64(struct out *o, unsigned long long v)
   put_bytes(o, b, 8);
 }
 
-/* Appends one unit record of a canonical profile. */
-static void put_unit(struct out *o, const struct pp_unitrec *u)
+/* Nonzero array counters of u. */
+static unsigned long long nonzero(const struct pp_unitrec *u)
+{
+  unsigned long long i, k = 0;
+  for (i = 0; i < u->ncounters; i++)
+    k += u->counters[i] != 0;
+  return k;
+}
+
+/* Appends a record's name, zero-padded to 8 bytes. */
+static void put_name(struct out *o, const char *name)
 {
   static const unsigned char zeros[8];
-  size_t len = strlen(u->name);
-  unsigned long long i;
-
-  put_u32(o, UNIT_TAG);
-  put_u32(o, (unsigned long)len);
-  put_u64(o, u->checksum);
-  put_u64(o, u->ncounters);
-  put_u64(o, u->nhash);
-  put_u64(o, u->dropped);
-  put_bytes(o, u->name, len);
+  size_t len = strlen(name);
+  put_bytes(o, name, len);
   put_bytes(o, zeros, (8 - len % 8) % 8);
-  for (i = 0; i < u->ncounters && !o->failed; i++)
-    put_u64(o, u->counters[i]);
+}
+
+/* Appends the hash entries of a unit record. */
+static void put_hash(struct out *o, const struct pp_unitrec *u)
+{
+  unsigned long long i;
   for (i = 0; i < u->nhash && !o->failed; i++) {
     put_u64(o, u->hash[i].fn);
     put_u64(o, u->hash[i].id);
     put_u64(o, u->hash[i].count);
   }
+}
+
+/* Appends one unit record of a canonical profile: sparse (SPRS, only the nonzero counters with
+   their indices) when that is shorter, so a short run's profile is as small as what it did. */
+static void put_unit(struct out *o, const struct pp_unitrec *u)
+{
+  unsigned long long i, k = nonzero(u);
+  int sparse = u->ncounters <= SPRS_MAX_COUNTERS && 2 * k + 1 < u->ncounters;
+
+  put_u32(o, sparse ? SPRS_TAG : UNIT_TAG);
+  put_u32(o, (unsigned long)strlen(u->name));
+  put_u64(o, u->checksum);
+  put_u64(o, u->ncounters);
+  if (sparse)
+    put_u64(o, k);
+  put_u64(o, u->nhash);
+  put_u64(o, u->dropped);
+  put_name(o, u->name);
+  for (i = 0; i < u->ncounters && !o->failed; i++) {
+    if (sparse && !u->counters[i])
+      continue;
+    if (sparse)
+      put_u64(o, i);
+    put_u64(o, u->counters[i]);
+  }
+  put_hash(o, u);
 }
 
 /* Appends the OSPH record of canonical profile c: blocks name unit records by their position. */
@@ -146,20 +196,22 @@ static void put_forest(struct out *o, const struct pp_forest *f)
   }
 }
 
-/* Streams a canonical copy of p through fn in the profile format. */
-int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx)
+/* Encodes a canonical copy of p in the profile format into a malloc'd buffer. */
+int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *len)
 {
   struct pp_profile c;
   struct out o;
   size_t i;
+  int copy = !ppf_canonical(p);
 
-  if (ppf_copy_all(p, 0, &c, 0, 0) != 0)
+  *buf = 0;
+  *len = 0;
+  if (!copy)
+    c = *p; /* written as it is: no copy of what may be megabytes of counters */
+  else if (ppf_copy_all(p, 0, &c, 0, 0) != 0)
     return -1;
-  o.fn = fn;
-  o.ctx = ctx;
+  memset(&o, 0, sizeof o);
   o.fnv = FNV_BASIS;
-  o.n = 0;
-  o.failed = 0;
   put_bytes(&o, "PATHPROF", 8);
   put_u32(&o, 1);
   put_u32(&o, 0);
@@ -172,52 +224,125 @@ int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx
   put_u32(&o, END_TAG);
   put_u32(&o, (unsigned long)c.nunits);
   put_u64(&o, o.fnv);
-  flush(&o);
-  pp_profile_free(&c);
+  if (copy)
+    pp_profile_free(&c);
+  if (o.failed) {
+    free(o.b);
+    return -1;
+  }
+  *buf = o.b;
+  *len = o.n;
+  return 0;
+}
+
+/* Appends one sparse unit as the shorter of its records (as put_unit). */
+static void put_sparse(struct out *o, const struct pp_sparse *u)
+{
+  unsigned long long i, j;
+  int sparse = u->ncounters <= SPRS_MAX_COUNTERS && 2 * u->nset + 1 < u->ncounters;
+
+  put_u32(o, sparse ? SPRS_TAG : UNIT_TAG);
+  put_u32(o, (unsigned long)strlen(u->name));
+  put_u64(o, u->checksum);
+  put_u64(o, u->ncounters);
+  if (sparse)
+    put_u64(o, u->nset);
+  put_u64(o, u->nhash);
+  put_u64(o, u->dropped);
+  put_name(o, u->name);
+  for (i = j = 0; sparse && i < u->nset && !o->failed; i++) {
+    put_u64(o, u->idx[i]);
+    put_u64(o, u->val[i]);
+  }
+  for (i = 0; !sparse && i < u->ncounters && !o->failed; i++) /* dense: zeros between */
+    put_u64(o, j < u->nset && u->idx[j] == i ? u->val[j++] : 0);
+  for (i = 0; i < u->nhash && !o->failed; i++) {
+    put_u64(o, u->hash[i].fn);
+    put_u64(o, u->hash[i].id);
+    put_u64(o, u->hash[i].count);
+  }
+}
+
+/* Encodes n sparse units (sorted by checksum, each once) as one stream. */
+int pp_profile_encode_sparse(const struct pp_sparse *u, size_t n, unsigned char **buf, size_t *len)
+{
+  struct out o;
+  size_t i;
+
+  memset(&o, 0, sizeof o);
+  o.fnv = FNV_BASIS;
+  put_bytes(&o, "PATHPROF", 8);
+  put_u32(&o, 1);
+  put_u32(&o, 0);
+  for (i = 0; i < n && !o.failed; i++)
+    put_sparse(&o, &u[i]);
+  put_u32(&o, END_TAG);
+  put_u32(&o, (unsigned long)n);
+  put_u64(&o, o.fnv);
+  *buf = o.failed ? 0 : o.b;
+  *len = o.failed ? 0 : o.n;
+  if (o.failed)
+    free(o.b);
   return o.failed ? -1 : 0;
 }
 
-/* A file descriptor sink; keeps the first errno. */
-struct fdsink {
-  int fd;
-  int err;
-};
-
-/* Writes all of buf to the sink's fd, retrying short writes and EINTR. */
-static int fd_write(void *ctx, const void *buf, unsigned long len)
+/* Streams a canonical copy of p through fn in the profile format, in one piece. */
+int pp_profile_write(const struct pp_profile *p, pathprof_write_fn fn, void *ctx)
 {
-  struct fdsink *s = ctx;
+  unsigned char *b;
+  size_t n;
+  int rc;
+  if (pp_profile_encode(p, &b, &n) != 0)
+    return -1;
+  rc = fn(ctx, b, (unsigned long)n);
+  free(b);
+  return rc != 0 ? -1 : 0;
+}
+
+/* Writes all of buf to fd, retrying short writes and EINTR; 0 or an errno value. */
+int pp_write_all(int fd, const void *buf, size_t len)
+{
   const char *p = buf;
   ssize_t r;
   while (len > 0) {
-    r = write(s->fd, p, len);
+    r = write(fd, p, len);
     if (r < 0 && errno == EINTR)
       continue;
-    if (r <= 0) {
-      s->err = r < 0 ? errno : EIO;
-      return -1;
-    }
+    if (r <= 0)
+      return r < 0 ? errno : EIO;
     p += r;
-    len -= (unsigned long)r;
+    len -= (size_t)r;
   }
   return 0;
 }
 
-/* Flushes the directory holding path, so the rename itself survives a crash (best effort). */
-static void sync_dir(const char *path)
+/* Creates name for writing, never through a link: O_CREAT|O_EXCL|O_NOFOLLOW. Whatever is there
+   already (a dead writer's temporary, or a link someone planted) is removed first, not
+   followed. Returns the fd, or -1 with errno set. */
+int pp_open_new(const char *name)
+{
+  int fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EEXIST && unlink(name) == 0)
+    fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  return fd;
+}
+
+/* Flushes the directory holding path, so a rename or a new name in it survives a crash (best
+   effort). */
+void pp_sync_dir(const char *path)
 {
   const char *slash = strrchr(path, '/');
   size_t n = slash == path ? 1 : (size_t)(slash - path);
   char *dir;
   int fd;
   if (!slash) {
-    fd = open(".", O_RDONLY);
+    fd = open(".", O_RDONLY | O_CLOEXEC);
   } else {
     if (!(dir = malloc(n + 1)))
       return;
     memcpy(dir, path, n);
     dir[n] = 0;
-    fd = open(dir, O_RDONLY);
+    fd = open(dir, O_RDONLY | O_CLOEXEC);
     free(dir);
   }
   if (fd >= 0) {
@@ -226,22 +351,25 @@ static void sync_dir(const char *path)
   }
 }
 
-/* Writes p into the already open temporary fd, syncs and closes it; 0 or an errno-style code
-   with *what naming the failed step. */
-static int fill_temp(const struct pp_profile *p, int fd, const char **what)
+/* Writes p into the already open temporary fd (synced with sync) and closes it; 0 or an
+   errno-style code with *what naming the failed step. */
+static int fill_temp(const struct pp_profile *p, int fd, int sync, const char **what)
 {
-  struct fdsink s;
+  unsigned char *b;
+  size_t n;
   int e;
-  s.fd = fd;
-  s.err = 0;
   *what = "cannot write";
-  if (pp_profile_write(p, fd_write, &s) != 0) {
+  if (pp_profile_encode(p, &b, &n) != 0) {
     close(fd);
-    return s.err ? s.err : ENOMEM;
+    return ENOMEM;
   }
-  *what = "cannot sync";
-  if (fsync(fd) != 0) {
+  e = pp_write_all(fd, b, n);
+  free(b);
+  if (e == 0 && sync && fsync(fd) != 0) {
+    *what = "cannot sync";
     e = errno;
+  }
+  if (e != 0) {
     close(fd);
     return e;
   }
@@ -249,27 +377,35 @@ static int fill_temp(const struct pp_profile *p, int fd, const char **what)
   return close(fd) != 0 ? errno : 0;
 }
 
-/* Writes p to "<path>.tmp.<pid>", syncs it and renames it over path; the old file stays on error. */
-/* Writes p straight to the device or pipe at path (never replaced by a regular file). */
+/* Writes p straight to the device or pipe at path (never replaced by a regular file, and never
+   a regular file reached through a link). */
 static int save_device(const struct pp_profile *p, const char *path, char *err, size_t errlen)
 {
-  struct fdsink s;
-  int rc;
-  s.fd = open(path, O_WRONLY | O_CLOEXEC);
-  s.err = 0;
-  if (s.fd < 0)
+  unsigned char *b = 0;
+  size_t n;
+  struct stat st;
+  int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY), e;
+  if (fd < 0)
     return ppf_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-  rc = pp_profile_write(p, fd_write, &s);
-  if (close(s.fd) != 0 && rc == 0) {
-    rc = -1;
-    s.err = errno;
+  if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode)) {
+    close(fd);
+    return ppf_fail(err, errlen, "%s: no longer a device or pipe; not written", path);
   }
-  if (rc != 0)
-    return ppf_fail(err, errlen, "%s: cannot write: %s", path, strerror(s.err ? s.err : ENOMEM));
+  e = pp_profile_encode(p, &b, &n) != 0 ? ENOMEM : pp_write_all(fd, b, n);
+  free(b);
+  if (close(fd) != 0 && e == 0)
+    e = errno;
+  if (e != 0)
+    return ppf_fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
   return 0;
 }
 
-int pp_profile_save(const struct pp_profile *p, const char *path, char *err, size_t errlen)
+/* Writes p to a new temporary beside path (<path>.tmp under the caller's lock, else
+   <path>.tmp.<pid>), made by pp_open_new, and renames it over path (a link at path is replaced,
+   not followed); with PP_SAVE_SYNC the file and its directory are synced. The old file stays
+   on error. */
+int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flags, char *err,
+                          size_t errlen)
 {
   size_t n = strlen(path) + 32;
   char *tmp;
@@ -282,9 +418,12 @@ int pp_profile_save(const struct pp_profile *p, const char *path, char *err, siz
   tmp = malloc(n);
   if (!tmp)
     return ppf_fail(err, errlen, "%s: out of memory", path);
-  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  e = fd < 0 ? errno : fill_temp(p, fd, &what);
+  if (flags & PP_SAVE_LOCKED)
+    snprintf(tmp, n, "%s.tmp", path);
+  else
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+  fd = pp_open_new(tmp);
+  e = fd < 0 ? errno : fill_temp(p, fd, flags & PP_SAVE_SYNC, &what);
   if (e == 0 && rename(tmp, path) != 0) {
     e = errno;
     what = "cannot rename temporary";
@@ -297,6 +436,13 @@ int pp_profile_save(const struct pp_profile *p, const char *path, char *err, siz
     return -1;
   }
   free(tmp);
-  sync_dir(path);
+  if (flags & PP_SAVE_SYNC)
+    pp_sync_dir(path);
   return 0;
+}
+
+/* The host tools' save: synced. */
+int pp_profile_save(const struct pp_profile *p, const char *path, char *err, size_t errlen)
+{
+  return pp_profile_save_flags(p, path, PP_SAVE_SYNC, err, errlen);
 }
