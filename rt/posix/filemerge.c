@@ -171,14 +171,14 @@ static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
 
 /* Appends the n bytes of a stream at b at `at` (a torn tail there is overwritten); on a failed
    write the file is cut back, unchanged. 0, or -1 with err set. */
-static int append(int fd, const char *path, const unsigned char *b, size_t n, off_t at, int sync,
-                  char *err, size_t errlen)
+static int append(int fd, const char *path, const unsigned char *b, size_t n, off_t at, int torn,
+                  int sync, char *err, size_t errlen)
 {
   size_t done = 0;
   ssize_t r;
   int e = 0;
 
-  if (ftruncate(fd, at) != 0) /* a torn tail of a writer killed while appending */
+  if (torn && ftruncate(fd, at) != 0) /* the tail a writer killed while appending left */
     e = errno;
   while (done < n && e == 0) {
     r = pwrite(fd, b + done, n - done, at + (off_t)done);
@@ -263,7 +263,7 @@ static int append_snapshot(int fd, const char *path, const struct __pathprof_sna
     return 0;
   rc = 0;
   if (!l->committed || room_to_append(l, n))
-    rc = append(fd, path, b, n, (off_t)l->committed, sync, err, errlen) == 0 ? 1 : -1;
+    rc = append(fd, path, b, n, (off_t)l->committed, l->torn, sync, err, errlen) == 0 ? 1 : -1;
   free(b);
   return rc;
 }
@@ -281,7 +281,7 @@ static int merge_profile(int fd, const char *path, const struct pp_profile *q, c
       (l->committed && !room_to_append(l, n)))
     rc = rewrite(fd, path, q, sync, err, errlen);
   else
-    rc = append(fd, path, b, n, (off_t)l->committed, sync, err, errlen);
+    rc = append(fd, path, b, n, (off_t)l->committed, l->torn, sync, err, errlen);
   free(b);
   return rc;
 }

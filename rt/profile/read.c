@@ -793,7 +793,8 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
 {
   unsigned long tag = get_u32(b + at);
   size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : 0, q;
-  unsigned long long nc, grown;
+  unsigned long long nc;
+  size_t lo, hi, mid;
   void *v;
 
   if (!fixed)
@@ -808,13 +809,26 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
   q = q == WALK_CUT ? q : body_end(len, q, get_u64(b + at + (tag == SPRS_TAG ? 32 : 24)), 24);
   if (q == WALK_CUT)
     return q;
-  grown = out->nunits + 1;
+  lo = 0; /* kept sorted and unique as they come: most streams repeat the same units */
+  hi = out->nunits;
+  while (lo < hi) {
+    mid = (lo + hi) / 2;
+    if (out->units[mid][0] < get_u64(b + at + 8) ||
+        (out->units[mid][0] == get_u64(b + at + 8) && out->units[mid][1] < nc))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < out->nunits && out->units[lo][0] == get_u64(b + at + 8) && out->units[lo][1] == nc)
+    return q;
   v = out->units;
-  if ((out->nunits & (out->nunits - 1)) == 0 && !(v = realloc(out->units, 2 * grown * sizeof *out->units)))
+  if ((out->nunits & (out->nunits - 1)) == 0 && !(v = realloc(out->units, 2 * (out->nunits + 1) * sizeof *out->units)))
     return WALK_BAD;
   out->units = v;
-  out->units[out->nunits][0] = get_u64(b + at + 8);
-  out->units[out->nunits++][1] = nc;
+  memmove(out->units + lo + 1, out->units + lo, (out->nunits - lo) * sizeof *out->units);
+  out->units[lo][0] = get_u64(b + at + 8);
+  out->units[lo][1] = nc;
+  out->nunits++;
   return q;
 }
 
@@ -838,21 +852,12 @@ static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct 
   return q;
 }
 
-/* Orders (checksum, ncounters) pairs. */
-static int cmp_pair(const void *a, const void *b)
-{
-  const unsigned long long *x = a, *y = b;
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
-  return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 /* Walks the streams of a profile file (see profile.h). A stream cut short counts as torn only
    when it is the last thing in the file (no stream magic after its start): damage elsewhere
    is left to a full read. */
 int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
 {
-  size_t at = 0, end, i, k = 0;
+  size_t at = 0, end;
 
   memset(out, 0, sizeof *out);
   if (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8))
@@ -870,12 +875,6 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
       out->first = end;
     out->committed = at = end;
   }
-  if (out->nunits)
-    qsort(out->units, out->nunits, sizeof *out->units, cmp_pair);
-  for (i = 0; i < out->nunits; i++)
-    if (!k || cmp_pair(out->units[k - 1], out->units[i]) != 0)
-      memcpy(out->units[k++], out->units[i], sizeof out->units[i]);
-  out->nunits = k;
   return 0;
 }
 

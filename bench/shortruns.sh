@@ -1,0 +1,88 @@
+#!/bin/sh
+# make bench's "many short runs" row: what one process exit costs when a test suite starts a
+# program thousands of times. One program of 8 units (64 functions of 1024 paths each, a 525 KB
+# path profile once every path has run) is started RUNS times (default 500) with the profile
+# already there, as plain gcc -O2, gcc --coverage, pathcc path and pathcc edge. Per-exit cost is
+# the time per run minus plain's (CPU time of the process from `perf stat -r`, wall time when
+# perf is missing); the syscalls of one run and how many more than plain's are counted with
+# strace -c. Results: bench/results/shortruns.md. Usage: sh bench/shortruns.sh [RUNS]
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-500}
+res="$top/bench/results"
+mkdir -p "$res" || exit 1
+w=$(mktemp -d "${TMPDIR:-/tmp}/shortruns.XXXXXX") || exit 1
+trap 'rm -rf "$w"' EXIT
+cd "$w" || exit 1
+
+# The workload: f<u>_<j>(x) takes one of 1024 paths by the low 10 bits of x. With an argument
+# the program runs every path of every function once (the run that fills the profile).
+python3 - <<'EOF'
+units, fns, ifs = 8, 8, 10
+for u in range(units):
+    with open("u%d.c" % u, "w") as f:
+        for j in range(fns):
+            f.write("int f%d_%d(unsigned x)\n{\n  int s = 0;\n" % (u, j))
+            for b in range(ifs):
+                f.write("  if (x & %uu)\n    s += %d;\n  else\n    s ^= %d;\n" % (1 << b, b + 1, b + 3))
+            f.write("  return s;\n}\n")
+with open("main.c", "w") as f:
+    for u in range(units):
+        for j in range(fns):
+            f.write("int f%d_%d(unsigned x);\n" % (u, j))
+    f.write("int main(int argc, char **argv)\n{\n  unsigned x, n = argc > 1 ? 1024 : 1;\n  int s = 0;\n  (void)argv;\n")
+    f.write("  for (x = 0; x < n; x++) {\n")
+    for u in range(units):
+        for j in range(fns):
+            f.write("    s += f%d_%d(x * 2654435761u + %du);\n" % (u, j, u * fns + j))
+    f.write("  }\n  return s == 12345;\n}\n")
+EOF
+src="main.c u0.c u1.c u2.c u3.c u4.c u5.c u6.c u7.c"
+gcc -O2 -o plain $src && gcc -O2 --coverage -o gcov $src &&
+  "$top/bin/pathcc" gcc -O2 -o path $src && "$top/bin/pathcc" --mode=edge gcc -O2 -o edge $src || {
+  echo "shortruns: cannot build the workload" >&2; exit 1; }
+
+# The profile already there: one run of every path.
+./gcov fill; PATHPROF_FILE=path.out ./path fill; PATHPROF_FILE=edge.out ./edge fill
+size=$(wc -c <path.out)
+
+# per_run BUILD: milliseconds per run over $runs runs (CPU time with perf, else wall time)
+per_run() {
+  if command -v perf >/dev/null 2>&1 &&
+     PATHPROF_FILE=$1.out perf stat -r "$runs" -x, -e task-clock "./$1" 2>"$1.perf" >/dev/null; then
+    awk -F, 'NR == 1 { printf "%.4f\n", $1 }' "$1.perf"
+  else
+    s=$(date +%s%N); i=0
+    while [ $i -lt "$runs" ]; do PATHPROF_FILE=$1.out "./$1"; i=$((i + 1)); done
+    e=$(date +%s%N); echo "$e $s $runs" | awk '{ printf "%.4f\n", ($1 - $2) / 1e6 / $3 }'
+  fi
+}
+# syscalls BUILD: the system calls of one run (strace -c), or "-"
+syscalls() {
+  if command -v strace >/dev/null 2>&1 && PATHPROF_FILE=$1.out strace -c -o "$1.strace" "./$1" >/dev/null 2>&1; then
+    awk '$NF == "total" { print $(NF - 2) == "" ? "-" : ($4 ~ /^[0-9]+$/ ? $4 : $3) }' "$1.strace"
+  else
+    echo -
+  fi
+}
+how="CPU time (perf stat -e task-clock)"; command -v perf >/dev/null 2>&1 || how="wall time"
+for b in plain gcov path edge; do
+  eval "t_$b=\$(per_run $b)"; eval "s_$b=\$(syscalls $b)"
+done
+out="$res/shortruns.md"
+{
+  echo "# Many short runs ($(date +%Y-%m-%d), $runs runs each, path profile $size bytes)"
+  echo
+  echo "Per-exit cost = time per run minus plain's, $how; syscalls of one run counted with strace -c."
+  echo
+  echo "| build | ms per run | per-exit cost (ms) | / gcov's | syscalls | more than plain |"
+  echo "|---|---|---|---|---|---|"
+  for b in plain gcov path edge; do
+    eval "t=\$t_$b; s=\$s_$b"
+    echo "$t $t_plain $t_gcov $s $s_plain" | awk -v b="$b" '{
+      c = $1 - $2; g = $3 - $2
+      printf "| %s | %.3f | %s | %s | %s | %s |\n", b, $1, b == "plain" ? "-" : sprintf("%.3f", c),
+        (b == "plain" || b == "gcov" || g <= 0) ? "-" : sprintf("%.2f", c / g), $4,
+        (b == "plain" || $4 == "-") ? "-" : sprintf("%+d", $4 - $5) }'
+  done
+} >"$out"
+cat "$out"
