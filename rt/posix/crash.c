@@ -1,31 +1,50 @@
-/* crash.c: fatal signals (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL) write the counts with
-   async-signal-safe code only (open, write, fsync, rename; no malloc, no stdio, no lock) to
-   "<profile>.crash.<pid>", which the next write of the profile and every pathprof read add in;
-   then the signal's default action runs as if we had not been there. */
+/* crash.c: fatal signals (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL) and terminating ones (SIGTERM,
+   SIGINT, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGUSR2) left at their
+   default action write the counts with async-signal-safe code only (open, write, linkat, rename,
+   unlink, close; no malloc, no stdio, no lock) to "<profile>.crash.<pid>", which the next write
+   of the profile and every pathprof read add in; then the signal's default action runs as if
+   we had not been there. $PATHPROF_SIGNALS: "none" installs nothing, "fatal" the first kind. */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "posix.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h> /* rename only: no stream is used here */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
 #define ALT_STACK 65536
+#define NAME_TRIES 10
+#define WAIT_MS 10000 /* how long a second signal waits for the first one's dump */
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+static const int terminating[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGXFSZ,
+                                   SIGVTALRM, SIGPROF, SIGUSR2 };
 #define NFATAL ((int)(sizeof fatal / sizeof fatal[0]))
+#define NTERM ((int)(sizeof terminating / sizeof terminating[0]))
 
-/* Names prepared outside the handler: the crash dump, its temporary, and whether the profile
-   is a device (then the dump goes straight to it). Empty name: no dump. */
-static char crash_name[PATH_MAX + 32], crash_tmp[PATH_MAX + 40];
+/* Names prepared outside the handler: the profile's directory, the crash dump's name and its
+   fallback temporary, and whether the profile is a device (then the dump goes straight to it).
+   Empty name: no dump. */
+static char crash_dir[PATH_MAX + 2], crash_name[PATH_MAX + 48], crash_tmp[PATH_MAX + 56];
+static size_t name_len;
 static int to_device;
-static volatile sig_atomic_t crashing;
+/* 0 no dump yet, 1 one thread dumping, 2 done: the first signal dumps, the others wait. */
+static int dump_state;
+/* Profile writes in progress (their thread holds the handled signals off meanwhile). */
+static int writing;
+static sigset_t handled;
 static char alt_stack[ALT_STACK];
 
 /* Writes the decimal digits of v at p; returns the end. */
@@ -46,21 +65,24 @@ static char *put_dec(char *p, long v)
 void __pathprof_crash_names(const char *path)
 {
   struct stat st;
+  const char *slash = strrchr(path, '/');
   size_t n = strlen(path);
   char *p;
 
-  crash_name[0] = crash_tmp[0] = 0;
+  crash_name[0] = crash_tmp[0] = crash_dir[0] = 0;
   if (n > PATH_MAX)
     return;
   to_device = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
   memcpy(crash_name, path, n);
-  if (to_device) {
-    crash_name[n] = 0;
+  crash_name[n] = 0;
+  if (to_device)
     return;
-  }
+  memcpy(crash_dir, path, slash ? (size_t)(slash - path) + 1 : 0); /* "dir/." or "." */
+  strcpy(crash_dir + (slash ? (slash - path) + 1 : 0), ".");
   p = put_dec(strcpy(crash_name + n, ".crash.") + 7, (long)getpid());
-  memcpy(crash_tmp, crash_name, (size_t)(p - crash_name));
-  strcpy(crash_tmp + (p - crash_name), ".tmp");
+  name_len = (size_t)(p - crash_name);
+  memcpy(crash_tmp, crash_name, name_len);
+  strcpy(crash_tmp + name_len, ".tmp");
 }
 
 /* Whether u's counts are only in memory (mapped ones are in the continuous file already). */
@@ -69,52 +91,145 @@ static int not_mapped(const struct __pathprof_unit *u)
   return !__pathprof_cont_mapped(u);
 }
 
-/* The handler: one dump (the first fatal signal of any thread), then the default action. */
-static void on_fatal(int sig)
+/* Gives the anonymous file fd its name: "<profile>.crash.<pid>", or with a digit after it when
+   that name is taken (never replaced, never followed: linkat makes a new name or fails). */
+static int link_dump(int fd)
 {
-  int fd, rc, saved = errno;
-  static const char msg[] = "pathprof: fatal signal: counts written to ";
+  char proc[40] = "/proc/self/fd/";
+  int i;
+  put_dec(proc + 14, fd);
+  for (i = 0; i < NAME_TRIES; i++) {
+    if (i)
+      put_dec(crash_name + name_len, i - 1);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, crash_name, AT_SYMLINK_FOLLOW) == 0)
+      return 0;
+    if (errno != EEXIST)
+      break;
+  }
+  crash_name[name_len] = 0;
+  return -1;
+}
 
-  if (!crashing && crash_name[0]) {
-    crashing = 1;
-    fd = open(to_device ? crash_name : crash_tmp, O_WRONLY | O_CLOEXEC | (to_device ? 0 : O_CREAT | O_TRUNC), 0666);
-    if (fd >= 0) {
+/* Writes the dump: to an anonymous file in the profile's directory (O_TMPFILE) that gets its
+   name only once complete, so a process killed mid-dump leaves nothing; where the file system
+   has no O_TMPFILE, to "<dump>.tmp" (created with O_EXCL|O_NOFOLLOW, a dead process's left
+   there is removed by the next profile write) renamed when complete. 0 when written. */
+static int write_dump(void)
+{
+  int fd = -1, rc, named = 0;
+#ifdef O_TMPFILE
+  fd = open(crash_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  named = fd < 0;
+#endif
+  if (fd < 0) {
+    unlink(crash_tmp);
+    fd = open(crash_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    named = 1;
+  }
+  if (fd < 0)
+    return -1;
+  __pathprof_crash_sync();
+  rc = __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
+  if (rc == 0 && !named)
+    rc = link_dump(fd);
+  close(fd);
+  if (named && (rc != 0 || rename(crash_tmp, crash_name) != 0)) {
+    unlink(crash_tmp);
+    rc = -1;
+  }
+  return rc;
+}
+
+/* Waits (sleeping, async-signal-safe) while *flag holds busy, at most WAIT_MS. */
+static void wait_while(int *flag, int busy)
+{
+  struct timespec ms = { 0, 1000000 };
+  int i;
+  for (i = 0; i < WAIT_MS && __atomic_load_n(flag, __ATOMIC_ACQUIRE) == busy; i++)
+    nanosleep(&ms, 0);
+}
+
+/* A profile write starts in this thread: the handled signals wait until it ends (so a dump
+   never repeats counts the write is saving), and other threads' handlers wait for it. */
+void __pathprof_write_begin(sigset_t *old)
+{
+  pthread_sigmask(SIG_BLOCK, &handled, old);
+  __atomic_add_fetch(&writing, 1, __ATOMIC_ACQ_REL);
+}
+
+/* The write is over: its counts are on disk and out of memory. */
+void __pathprof_write_end(const sigset_t *old)
+{
+  __atomic_sub_fetch(&writing, 1, __ATOMIC_ACQ_REL);
+  pthread_sigmask(SIG_SETMASK, old, 0);
+}
+
+/* The handler: the first signal of any thread dumps (a write of the profile in progress in
+   another thread is waited for, so nothing is counted twice), later ones wait for that dump;
+   then the default action. */
+static void on_signal(int sig)
+{
+  static const char msg[] = "pathprof: killed by a signal: counts written to ";
+  int expect = 0, saved = errno, fd = -1;
+
+  wait_while(&writing, 1);
+  if (crash_name[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (to_device && (fd = open(crash_name, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
       __pathprof_crash_sync();
-      rc = __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
-      if (!to_device)
-        rc |= fsync(fd);
+      __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
       close(fd);
-      if (!to_device && (rc != 0 || rename(crash_tmp, crash_name) != 0))
-        unlink(crash_tmp);
-      else if (write(2, msg, sizeof msg - 1) > 0 && write(2, crash_name, strlen(crash_name)) > 0)
-        (void)!write(2, "\n", 1);
+    } else if (!to_device && write_dump() == 0 && write(2, msg, sizeof msg - 1) > 0 &&
+               write(2, crash_name, strlen(crash_name)) > 0) {
+      (void)!write(2, "\n", 1);
     }
+    __atomic_store_n(&dump_state, 2, __ATOMIC_RELEASE);
+  } else {
+    wait_while(&dump_state, 1);
   }
   signal(sig, SIG_DFL);
   errno = saved;
-  raise(sig); /* delivered when we return: the default action, a core dump if enabled */
+  raise(sig); /* blocked in the handler; delivered when it returns: the default action */
 }
 
-/* Installs the handler for each fatal signal whose action is still the default (a program's
-   own handler is left alone), on an alternate stack so a stack overflow is caught too. */
-void __pathprof_crash_init(const char *path)
+/* Installs on_signal for each of the n signals whose action is still the default (a program's
+   own handler, or an ignored signal, is left alone), with all of them held off inside it. */
+static void install(const int *sigs, int n, const sigset_t *mask)
 {
   struct sigaction sa, old;
+  int i;
+
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_mask = *mask;
+  sa.sa_flags = SA_ONSTACK;
+  for (i = 0; i < n; i++)
+    if (sigaction(sigs[i], 0, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+      sigaction(sigs[i], &sa, 0);
+}
+
+/* Installs the handlers at the first registration, as $PATHPROF_SIGNALS says, on an alternate
+   stack so a stack overflow is caught too. */
+void __pathprof_crash_init(const char *path)
+{
+  const char *how = __pathprof_getenv("PATHPROF_SIGNALS");
   stack_t ss;
   int i;
 
+  sigemptyset(&handled);
+  if (how && !strcmp(how, "none"))
+    return;
   __pathprof_crash_names(path);
   memset(&ss, 0, sizeof ss);
   ss.ss_sp = alt_stack;
   ss.ss_size = sizeof alt_stack;
   sigaltstack(&ss, 0);
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_fatal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
   for (i = 0; i < NFATAL; i++)
-    if (sigaction(fatal[i], 0, &old) == 0 && old.sa_handler == SIG_DFL)
-      sigaction(fatal[i], &sa, 0);
+    sigaddset(&handled, fatal[i]);
+  for (i = 0; i < NTERM; i++)
+    sigaddset(&handled, terminating[i]);
+  install(fatal, NFATAL, &handled);
+  if (!how || strcmp(how, "fatal") != 0)
+    install(terminating, NTERM, &handled);
 }
 
 /* Writes all of buf to the fd *(int *)ctx, retrying after signals; async-signal-safe. */

@@ -229,11 +229,14 @@ static int write_profile(const char *path)
   struct __pathprof_snapshot ss;
   struct pp_profile p = {0};
   char err[1024];
+  sigset_t old;
   int rc, saved, cont = __pathprof_continuous() && !strcmp(path, __pathprof_cont_path());
 
+  __pathprof_write_begin(&old);
   __pathprof_backend_sync();
   if (__pathprof_snapshot_take(&ss, cont ? unmapped : 0) != 0) {
     fprintf(stderr, "pathprof: %s: out of memory\n", path);
+    __pathprof_write_end(&old);
     return -1;
   }
   if (!ss.n && !ss.forests.nforests)
@@ -251,6 +254,7 @@ static int write_profile(const char *path)
     __pathprof_snapshot_subtract(&ss); /* on disk, in the file or aside; else kept for a later write */
   pp_profile_free(&p);
   __pathprof_snapshot_free(&ss);
+  __pathprof_write_end(&old);
   return rc;
 }
 

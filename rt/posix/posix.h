@@ -66,8 +66,13 @@ void __pathprof_shards_postfork(int child);
 void __pathprof_trace_flush(void);
 void __pathprof_trace_prefork(void);
 
-/* crash.c: installs the fatal-signal handlers (at the first registration) for the profile
-   path; __pathprof_crash_names prepares the names again (after fork). */
+/* crash.c: installs the fatal and terminating signals' handlers (at the first registration)
+   for the profile path; __pathprof_crash_names prepares the names again (after fork);
+   write_begin/end bracket a profile write (the handled signals held off in its thread, other
+   threads' handlers waiting for it). */
+#include <signal.h>
+void __pathprof_write_begin(sigset_t *old);
+void __pathprof_write_end(const sigset_t *old);
 void __pathprof_crash_init(const char *path);
 void __pathprof_crash_names(const char *path);
 /* crash.c: a pathprof_write_fn writing to the fd *(int *)ctx with write(2) only
