@@ -7,6 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
 
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
 /* The trace log, or 0 when PATHPROF_TRACE is unset or could not be opened. */
@@ -17,10 +23,14 @@ static const char *trace_name;
 static void open_trace(void)
 {
   const char *name = __pathprof_getenv("PATHPROF_TRACE");
+  int fd;
   if (!name || !*name)
     return;
-  trace_fp = fopen(name, "a");
+  fd = open(name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666); /* never through a link */
+  trace_fp = fd >= 0 ? fdopen(fd, "a") : 0;
   if (!trace_fp) {
+    if (fd >= 0)
+      close(fd);
     fprintf(stderr, "pathprof: %s: cannot open trace: %s\n", name, strerror(errno));
     return;
   }

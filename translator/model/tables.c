@@ -94,12 +94,16 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
   return o;
 }
 
-/* FNV-1a of the functions' canonical JSON: a reader recomputes it, so an edited or partly lost
-   function list is refused instead of silently losing counts. */
-static char *digest(json_t *funcs) {
-  char *text = json_dumps(funcs, JSON_COMPACT | JSON_SORT_KEYS);
+/* FNV-1a of the tables' canonical JSON, every member but "digest" itself: a reader recomputes
+   it, so tables changed after pathcc wrote them (a line number, a path count, a file name, a
+   lost function) are refused instead of decoding into wrong source lines. */
+static char *digest(json_t *root) {
+  json_t *copy = json_copy(root);
+  if (copy) json_object_del(copy, "digest");
+  char *text = copy ? json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
   char *d = pp_xasprintf("%016" PRIx64, text ? pp_fnv1a(PP_FNV_BASIS, text, strlen(text)) : 0);
   free(text);
+  json_decref(copy);
   return d;
 }
 
@@ -124,7 +128,7 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
   if (t->continuous) json_object_set_new(root, "continuous", json_true());
   if (t->cwd) json_object_set_new(root, "cwd", json_string(t->cwd));
   if (t->k) json_object_set_new(root, "k", json_integer((json_int_t)t->k));
-  char *dg = digest(funcs);
+  char *dg = digest(root);
   json_object_set_new(root, "digest", json_string(dg));
   free(dg);
   char *tmp = pp_xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -316,14 +320,15 @@ static int tables_from_json(json_t *root, const char *path, PPTables *t, char **
     goto done;
   }
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  char *dg = digest(funcs);
+  char *dg = digest(root);
   bool intact = !strcmp(dg, str_or(root, "digest", ""));
   free(dg);
 #else
   bool intact = true;  /* fuzz builds reach the function reader with any digest */
 #endif
   if (!intact) {
-    *err = pp_xasprintf("%s: tables damaged: the function list does not match its digest", path);
+    *err = pp_xasprintf("%s: tables damaged: their content does not match their digest (changed since pathcc "
+                        "wrote them)", path);
     goto done;
   }
   t->checksum = strtoull(sum, NULL, 16);
