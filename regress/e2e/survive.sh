@@ -1,0 +1,141 @@
+#!/bin/sh
+# What survives each way a program ends (README "Threads, fork, exec and crashes"): every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+e2e_name=survive
+. "$top/regress/private.sh"
+d=$E2E_DIR
+pp() { "$top/bin/pathprof" "$@"; }
+src=$top/regress/e2e/survive_prog.c
+if ! (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O1 -o prog "$src" && "$top/bin/pathcc" --continuous --update=atomic gcc -std=c99 -O1 -o cprog "$src") >"$d/build.log" 2>&1 || [ -s "$d/build.log" ]; then
+  echo "not ok survive-build: $(head -1 "$d/build.log")"; exit 0
+fi
+(cd "$d" && PATHPROF_FILE=$d/one.out ./prog && pp dump --decode one.out >one.txt) || { echo "not ok survive-reference: no profile"; exit 0; }
+# same NAME FILE FACTOR: work()'s counts in FILE (with the dumps beside it) are FACTOR times one run's
+same() {
+  if ! pp dump --decode "$2" >"$d/$1.txt" 2>"$d/$1.err"; then echo "not ok survive-$1: unreadable: $(head -1 "$d/$1.err")"
+  elif why=$(python3 "$top/regress/countcmp.py" --fn=0 "$d/one.txt" "$d/$1.txt" "$3"); then echo "ok survive-$1"
+  else echo "not ok survive-$1: $(echo "$why" | head -1)"; fi
+}
+
+# signals: no handler (dumped, then the default action's status), own handler, ignored
+for sig in 15 2 1 3 14 24 25 26 27 12; do
+  for how in none own ignore; do
+    f=$d/sig$sig$how.out
+    (cd "$d" && PATHPROF_FILE=$f $run ./prog sig $sig $how >/dev/null 2>"$f.err"); rc=$?
+    want=0; [ $how = none ] && want=$((128 + sig))
+    if [ $rc != $want ]; then echo "not ok survive-signal-$sig-$how: exit status $rc, expected $want"; continue; fi
+    [ $how = none ] && ! ls "$f".crash.* >/dev/null 2>&1 && { echo "not ok survive-signal-$sig-$how: no dump"; continue; }
+    same signal-$sig-$how "$f" 1
+  done
+done
+(cd "$d" && PATHPROF_SIGNALS=none PATHPROF_FILE=$d/nosig.out $run ./prog sig 15 none >/dev/null 2>&1); rc=$?
+[ $rc = 143 ] && ! ls "$d"/nosig.out* >/dev/null 2>&1 && echo "ok survive-signals-none" || echo "not ok survive-signals-none: status $rc, files: $(ls "$d"/nosig.out* 2>/dev/null)"
+
+# a setuid binary (owned by nobody) ignores PATHPROF_FILE: pathprof.out in the working directory
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  mkdir -p "$d/suid" && cp "$d/prog" "$d/suid/prog" && chown nobody "$d/suid/prog" && chmod 4755 "$d/suid/prog" && chmod 1777 "$d/suid"
+  (cd "$d/suid" && PATHPROF_FILE=$d/suid/chosen.out PATHPROF_SIGNALS=none ./prog >/dev/null 2>"$d/suid.err")
+  if [ -e "$d/suid/chosen.out" ]; then echo "not ok survive-setuid: PATHPROF_FILE was obeyed"
+  elif [ ! -s "$d/suid/pathprof.out" ]; then echo "not ok survive-setuid: no pathprof.out in the working directory ($(head -1 "$d/suid.err"))"
+  elif [ "$(wc -l <"$d/suid.err")" != 1 ] || ! grep -q 'PATHPROF_.* ignored' "$d/suid.err"; then echo "not ok survive-setuid: stderr: $(head -2 "$d/suid.err" | tr '\n' '|')"
+  else same setuid "$d/suid/pathprof.out" 1; fi
+else
+  echo "skip survive-setuid: needs root and a user nobody"
+fi
+
+# symlinks planted at every name the runtime writes point at a victim it must never touch
+echo victim >"$d/victim"
+plant() { ln -sf "$d/victim" "$1"; }
+sl=$d/sl.out
+plant "$sl.tmp"                                  # the locked writers' temporary
+(cd "$d" && PATHPROF_FILE=$sl ./prog) 2>"$d/sl1.err"
+(cd "$d" && PATHPROF_FILE=$sl sh -c 'ln -s "$1/victim" "$2.crash.$$"; ln -s "$1/victim" "$2.crash.$$.tmp"; exec ./prog sig 15 none' x "$d" "$sl") 2>"$d/sl2.err"
+printf 'garbage, not a profile' >"$d/bad.out"    # a merge that fails saves aside
+(cd "$d" && PATHPROF_FILE=$d/bad.out sh -c 'ln -s "$1/victim" "$2.$$.bad-merge"; ln -s "$1/victim" "$2.$$.bad-merge.tmp.$$"; exec ./prog' x "$d" "$d/bad.out") 2>"$d/sl3.err"
+plant "$d/link.out"                              # the profile itself
+(cd "$d" && PATHPROF_FILE=$d/link.out ./prog) 2>"$d/sl4.err"
+plant "$d/trace.log"
+(cd "$d" && "$top/bin/pathcc" --trace gcc -std=c99 -O1 -o tprog "$src" && PATHPROF_TRACE=$d/trace.log PATHPROF_FILE=$d/t.out ./tprog) >/dev/null 2>"$d/sl5.err"
+find "$d" -maxdepth 1 -type l -delete  # pathprof reads the dumps beside a profile, links too
+if [ "$(cat "$d/victim")" != victim ]; then echo "not ok survive-symlinks: the victim was written through a link"
+elif ! grep -q 'symbolic link' "$d/sl4.err"; then echo "not ok survive-symlinks: a linked profile was not refused: $(head -1 "$d/sl4.err")"
+else echo "ok survive-symlinks"; same symlinks-counts "$sl" 2; fi
+
+# continuous and normal runs on one file, in every order: normal first (the file becomes a
+# continuous one), continuous processes running while normal runs merge in place, killed after
+c=$d/c.out
+(cd "$d" && PATHPROF_FILE=$c ./prog && PATHPROF_FILE="$c%c" ./cprog && PATHPROF_FILE=$c ./prog)
+same cont-order "$c" 3
+c=$d/c2.out
+(cd "$d" || exit; PATHPROF_FILE="$c%c" ./cprog wait "$d/go" & PATHPROF_FILE="$c%c" ./cprog wait "$d/go" & sleep 0.3
+ PATHPROF_FILE=$c ./prog; PATHPROF_FILE=$c ./prog; : >"$d/go"; wait; PATHPROF_FILE=$c ./prog)
+same cont-running "$c" 7
+c=$d/c3.out; rm -f "$d/go"
+(cd "$d" || exit; PATHPROF_FILE="$c%c" ./cprog wait "$d/go" & p=$!; sleep 0.3; PATHPROF_FILE=$c ./prog; : >"$d/go"; sleep 0.3; kill -9 $p 2>/dev/null; wait)
+same cont-killed "$c" 3
+
+# 64 writers, some SIGKILLed at random moments: every finished one's counts, nothing left behind
+rounds=2; [ -n "${REGRESS_FULL:-}" ] && rounds=20
+(cd "$d" && PATHPROF_FILE=$d/stress1.out ./prog stress && pp dump --decode stress1.out >stress1.txt)
+s=$d/stress.out; kills=0; r=0
+while [ $r -lt $rounds ]; do
+  i=0; pids=""
+  while [ $i -lt 64 ]; do (cd "$d" && PATHPROF_FILE=$s exec ./prog stress) & pids="$pids $!"; i=$((i + 1)); done
+  for p in $(echo $pids | tr ' ' '\n' | shuf -n 24); do sleep 0.00$(shuf -i 0-9 -n 1); kill -9 $p 2>/dev/null && kills=$((kills + 1)); done
+  wait; r=$((r + 1))
+done
+(cd "$d" && PATHPROF_FILE=$s ./prog stress)   # the next writer
+left=$(ls "$d" | grep -e '^stress.out\.' | tr '\n' ' ')
+pp dump --decode "$s" >"$d/stress.txt" 2>"$d/stress.err"
+k=$(python3 - "$d/stress1.txt" "$d/stress.txt" <<'PY'
+import sys
+def load(p):
+    return {" ".join(w[:3] + w[4:]): int(w[3]) for w in (l.split() for l in open(p)) if w and w[0] == "P" and w[2] == "0"}
+one, many = load(sys.argv[1]), load(sys.argv[2])
+ks = {many.get(key, 0) / v for key, v in one.items() if v}
+k = ks.pop() if len(ks) == 1 and set(many) == set(one) else -1
+print(int(k) if k == int(k) else -1)
+PY
+)
+runs=$((rounds * 64 + 1))
+if [ -n "$left" ]; then echo "not ok survive-sigkill-stress: left behind: $left"
+elif [ "$k" -lt $((runs - kills)) ] || [ "$k" -gt "$runs" ]; then echo "not ok survive-sigkill-stress: total is $k runs' counts (not an exact multiple, or outside $((runs - kills))..$runs)"
+else echo "ok survive-sigkill-stress: $runs runs, $kills killed, $k runs' counts, nothing left behind"; fi
+
+# tables changed after pathcc wrote them are refused, naming the file
+n=300; [ -n "${REGRESS_FULL:-}" ] && n=1500
+python3 - "$d/prog-survive_prog.pp.json" "$top/bin/pathprof" "$n" "$d" <<'PY'
+import json, random, subprocess, sys, shutil
+src, pathprof, n, d = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+orig = json.load(open(src))
+def leaves(o, path=()):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k != "digest": yield from leaves(v, path + (k,))
+    elif isinstance(o, list):
+        for i, v in enumerate(o): yield from leaves(v, path + (i,))
+    else:
+        yield path
+paths = list(leaves(orig))
+random.seed(23)
+accepted = 0
+for i in range(n):
+    t = json.loads(json.dumps(orig))
+    p = random.choice(paths)
+    o = t
+    for k in p[:-1]: o = o[k]
+    v = o[p[-1]]
+    if isinstance(v, bool): o[p[-1]] = not v
+    elif isinstance(v, int): o[p[-1]] = v + random.choice([-2, -1, 1, 7])
+    elif isinstance(v, float): o[p[-1]] = v * 2 + 1
+    elif isinstance(v, str): o[p[-1]] = (str(int(v) + 1) if v.isdigit() else v + "x")
+    else: o[p[-1]] = 0
+    f = "%s/m.pp.json" % d
+    json.dump(t, open(f, "w"))
+    r = subprocess.run([pathprof, "dump", f], capture_output=True, text=True)
+    if r.returncode == 0 or f not in r.stderr:
+        accepted += 1
+        shutil.copy(f, "%s/accepted-%d.pp.json" % (d, i))
+print("ok survive-tables-changed: %d changed tables refused" % n if not accepted else
+      "not ok survive-tables-changed: %d of %d changed tables accepted" % (accepted, n))
+PY
