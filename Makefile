@@ -83,6 +83,7 @@ clean:
 # against gcc --coverage and clang coverage; results in bench/results/{full,quick}/.
 bench: all
 	sh bench/bench.sh
+	sh bench/shortruns.sh
 
 bench-quick: all
 	sh bench/bench.sh --quick
