@@ -864,8 +864,8 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
     return out->other = 1, 0;
   while (at < n) {
     end = walk_stream(b, n, at, out);
-    if (end == WALK_CUT && n - at > 8 && memmem_magic(b + at + 8, n - at - 8))
-      end = WALK_BAD;
+    if (end == WALK_CUT && (!out->nstreams || (n - at > 8 && memmem_magic(b + at + 8, n - at - 8))))
+      end = WALK_BAD; /* only an appended stream can be torn: a cut first one is damage */
     if (end == WALK_CUT || end == WALK_BAD) {
       out->torn = end == WALK_CUT;
       out->other = end == WALK_BAD;
