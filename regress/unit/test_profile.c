@@ -552,6 +552,45 @@ static void test_corruptions(const struct buf *good, const char *label)
   free(copy);
 }
 
+/* The writer's look before appending (pp_profile_layout_checked): every single-byte change of a
+   small file sends it to the full read (other), and so does one in the last stream of a file
+   larger than the budget; intact files walk clean. */
+static void test_layout_checked(const struct buf *good)
+{
+  static const unsigned char flips[] = {0x01, 0x80, 0xff};
+  struct pp_layout l;
+  unsigned char *two = malloc(2 * good->n);
+  size_t i, k, missed = 0, first = (size_t)-1, budget = good->n;
+  int clean;
+
+  memcpy(two, good->p, good->n);
+  memcpy(two + good->n, good->p, good->n);
+  pp_profile_layout_checked(two, 2 * good->n, &l, budget);
+  clean = !l.other && !l.torn && l.nstreams == 2 && l.committed == 2 * good->n;
+  free(l.units);
+  pp_profile_layout_checked(two, good->n, &l, budget);
+  clean = clean && !l.other && l.nstreams == 1;
+  free(l.units);
+  check("layout_checked_clean", clean, "an intact file of one or two streams is not walked clean");
+  for (i = 0; i < good->n; i++)
+    for (k = 0; k < sizeof flips; k++) {
+      two[i] ^= flips[k];
+      pp_profile_layout_checked(two, good->n, &l, budget); /* small: the whole file */
+      missed += !l.other;
+      first = !l.other && first == (size_t)-1 ? i : first;
+      free(l.units);
+      two[i] ^= flips[k];
+      two[good->n + i] ^= flips[k];
+      pp_profile_layout_checked(two, 2 * good->n, &l, budget); /* larger: its last stream (never a torn tail to cut) */
+      missed += !l.other;
+      first = !l.other && first == (size_t)-1 ? good->n + i : first;
+      free(l.units);
+      two[good->n + i] ^= flips[k];
+    }
+  check("layout_checked_flips", missed == 0, "%zu changes not caught, first at byte %zu", missed, first);
+  free(two);
+}
+
 /* A few messages say exactly what is wrong and where. */
 static void test_messages(const struct buf *good)
 {
@@ -1075,6 +1114,7 @@ int main(void)
   test_truncations(&dump, "dump");
   test_corruptions(&dump, "dump");
   test_messages(&dump);
+  test_layout_checked(&dump);
   free(dump.p);
   test_reset();
   test_merge();

@@ -21,6 +21,8 @@
 #define LOCK_TRIES 1000
 #define MAX_STREAMS 1024       /* appended streams before the file is rewritten as one */
 #define MIN_APPENDED 65536     /* appended bytes always allowed before a rewrite */
+#define VERIFY_MAX 131072      /* checksums an append checks: the whole file up to this size, else
+                                  the last stream up to this length (pp_profile_layout_checked) */
 
 /* Opens path (O_NOFOLLOW: a link there is refused, never followed; created with O_EXCL when
    missing) and takes an fcntl write lock on it, retrying when another writer renamed a new
@@ -223,13 +225,14 @@ static int room_to_append(const struct pp_layout *l, size_t n)
   return l->nstreams < MAX_STREAMS && appended + n <= limit;
 }
 
-/* The file's layout (a walk of its record headers, mapped read-only); other is set when it
-   cannot be walked. */
+/* The file's layout (a walk of its record headers, mapped read-only, and the checksums of a
+   small file or of its last stream); other is set when it cannot be walked or a checksum is
+   wrong, and the full read then judges the file. */
 static void layout_of(int fd, size_t size, struct pp_layout *l)
 {
   unsigned char *m = size ? mmap(0, size, PROT_READ, MAP_SHARED, fd, 0) : 0;
   memset(l, 0, sizeof *l);
-  if (m == MAP_FAILED || (m && pp_profile_layout(m, size, l) != 0))
+  if (m == MAP_FAILED || (m && pp_profile_layout_checked(m, size, l, VERIFY_MAX) != 0))
     l->other = 1;
   if (m && m != MAP_FAILED)
     munmap(m, size);

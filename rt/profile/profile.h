@@ -186,6 +186,12 @@ struct pp_layout {
 /* Walks the n bytes at b into *out (free out->units). Returns 0, or -1 when out of memory. */
 int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out);
 
+/* pp_profile_layout, and the checksums a writer appending after the streams relies on: of every
+   stream when the n bytes are at most `verify`, else of the last complete stream when it is at
+   most `verify` bytes long; a mismatch sets other (so a flipped byte sends the writer to the full
+   read, which refuses the file, instead of appending counts after damage). */
+int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify);
+
 /* The byte count of a file's bytes that readers parse: all but a torn tail (pp_layout). */
 size_t pp_profile_committed(const unsigned char *b, size_t n);
 

@@ -852,12 +852,25 @@ static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct 
   return q;
 }
 
+/* Whether the complete stream from `at` to `end` (after its trailer) has the checksum its
+   trailer holds. */
+static int stream_sum_ok(const unsigned char *b, size_t at, size_t end)
+{
+  size_t t = end - TRAILER_LEN;
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  (void)b; (void)at; (void)t;
+  return 1; /* as parse_trailer: fuzz builds reach what follows with any checksum */
+#else
+  return fnv(FNV_BASIS, b + at, t + 8 - at) == get_u64(b + t + 8);
+#endif
+}
+
 /* Walks the streams of a profile file (see profile.h). A stream cut short counts as torn only
    when it is the last thing in the file (no stream magic after its start): damage elsewhere
-   is left to a full read. */
-int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
+   is left to a full read. Checksums are checked as pp_profile_layout_checked says. */
+static int layout(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
 {
-  size_t at = 0, end;
+  size_t at = 0, end, last = 0;
 
   memset(out, 0, sizeof *out);
   if (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8))
@@ -866,6 +879,10 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
     end = walk_stream(b, n, at, out);
     if (end == WALK_CUT && (!out->nstreams || (n - at > 8 && memmem_magic(b + at + 8, n - at - 8))))
       end = WALK_BAD; /* only an appended stream can be torn: a cut first one is damage */
+    if (end == WALK_CUT && n - at >= HEADER_LEN + TRAILER_LEN && get_u32(b + n - TRAILER_LEN) == END_TAG)
+      end = WALK_BAD; /* it ends in a trailer: a whole stream whose sizes were changed, not torn */
+    if (end != WALK_CUT && end != WALK_BAD && n <= verify && !stream_sum_ok(b, at, end))
+      end = WALK_BAD; /* a small file: every stream's checksum is checked */
     if (end == WALK_CUT || end == WALK_BAD) {
       out->torn = end == WALK_CUT;
       out->other = end == WALK_BAD;
@@ -873,9 +890,24 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
     }
     if (!out->nstreams++)
       out->first = end;
+    last = at;
     out->committed = at = end;
   }
+  /* a larger file: the stream the next one is appended after */
+  if (!out->other && out->nstreams && n > verify && out->committed - last <= verify &&
+      !stream_sum_ok(b, last, out->committed))
+    out->other = 1;
   return 0;
+}
+
+int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
+{
+  return layout(b, n, out, 0);
+}
+
+int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
+{
+  return layout(b, n, out, verify);
 }
 
 /* The bytes readers parse: a torn tail (a writer killed while appending) is not data yet. */
