@@ -199,12 +199,14 @@ static int append(int fd, const char *path, const unsigned char *b, size_t n, of
   return 0;
 }
 
-/* The full merge: every stream of the file read and checked, q added, the sum written aside and
-   renamed over path. 0, or -1 with err set and the file unchanged. */
-static int rewrite(int fd, const char *path, const struct pp_profile *q, int sync, char *err, size_t errlen)
+/* The full merge: every stream of the file read and checked (none when the file is empty, just
+   created under the lock), q added, the sum written aside and renamed over path. 0, or -1 with
+   err set and the file unchanged. */
+static int rewrite(int fd, const char *path, const struct pp_profile *q, int empty, int sync, char *err,
+                   size_t errlen)
 {
   struct pp_profile old = {0};
-  int rc = pp_profile_read_fd(fd, path, &old, err, errlen);
+  int rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
   if (rc == 0 && pp_profile_merge(&old, q, err, errlen) != 0) {
     size_t n = strlen(err);
     snprintf(err + n, errlen - n, " (cannot merge into %s)", path);
@@ -282,7 +284,7 @@ static int merge_profile(int fd, const char *path, const struct pp_profile *q, c
 
   if (q->osp || q->nforests || l->other || conflicts(l, q) || pp_profile_encode(q, &b, &n) != 0 ||
       (l->committed && !room_to_append(l, n)))
-    rc = rewrite(fd, path, q, sync, err, errlen);
+    rc = rewrite(fd, path, q, !l->committed && !l->torn && !l->other, sync, err, errlen);
   else
     rc = append(fd, path, b, n, (off_t)l->committed, l->torn, sync, err, errlen);
   free(b);
