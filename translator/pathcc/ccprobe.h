@@ -24,9 +24,10 @@ typedef struct {
    returns the exit status. The driver's runner, so --verbose shows the probes too. */
 typedef int (*PPRunFn)(char **argv, const char *out, const char *err, void *ctx);
 
-/* Fills c (overwritten; its macros are the caller's to free) for the compiler command words[0..nwords) with the user's target-choosing flags
-   (pp_cc_target_flag picks them); with link, also whether links take -Wl,--exclude-libs.
-   Scratch files go to dir. Never fails: what the compiler cannot tell stays unknown. */
+/* Fills c (overwritten; its macros are the caller's to free) for the compiler command
+   words[0..nwords) with the user's target-choosing flags (pp_cc_target_flag picks them); with
+   link, also whether links take -Wl,--exclude-libs. Scratch files go to dir. Never fails: what
+   the compiler cannot tell stays unknown. */
 void pp_cc_probe(PPCompiler *c, char **words, size_t nwords, char **flags, size_t nflags, const char *dir,
                  bool link, PPRunFn run, void *ctx);
 /* Does the option (with its separate value, when takes a value) change what the compiler
