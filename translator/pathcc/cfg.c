@@ -106,7 +106,7 @@ static void item(Builder *b, CXCursor c) {
     if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
   }
   cfg_add_lines(b, c);
-  if (b->conditions) cfg_expr_flow(b, c);
+  if (cfg_has_decisions(b, c)) cfg_expr_flow(b, c);
   if (!ends) return;
   int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : cfg_add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
   b->g->edges.v[e].exit = PP_EXIT_NORETURN;
@@ -222,7 +222,7 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   int pre = stmt_site(b, start_of(c), SIDE_OPEN), before = b->cur;
   cfg_set_head(b, pre);
   if (!clang_Cursor_isNull(init)) cfg_add_lines(b, init);
-  if (!clang_Cursor_isNull(init) && b->conditions) cfg_expr_flow(b, init);
+  if (!clang_Cursor_isNull(init) && cfg_has_decisions(b, init)) cfg_expr_flow(b, init);
   int h = new_block(b), bb = new_block(b), ib = new_block(b), x = new_block(b);
   if (b->cur == before) leave_to(b, pre, -1, h, EK_NORMAL);
   else cfg_add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
@@ -236,7 +236,7 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
                                     : cfg_add_site(b, SK_FORINC, start_of(inc), end_of(inc), SIDE_OPEN);
   cfg_set_head(b, is);
   if (!clang_Cursor_isNull(inc)) cfg_add_lines(b, inc);
-  if (!clang_Cursor_isNull(inc) && b->conditions) cfg_expr_flow(b, inc);
+  if (!clang_Cursor_isNull(inc) && cfg_has_decisions(b, inc)) cfg_expr_flow(b, inc);
   leave_to(b, is, ARM_POST, h, EK_NORMAL);
   b->cur = x;
 }
@@ -247,7 +247,7 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   int es = cfg_add_site(b, SK_EXPR, start_of(k.v[0]), end_of(k.v[0]), SIDE_OPEN);
   cfg_set_head(b, es);
   cfg_add_lines(b, k.v[0]);
-  if (b->conditions) cfg_expr_flow(b, k.v[0]);
+  if (cfg_has_decisions(b, k.v[0])) cfg_expr_flow(b, k.v[0]);
   int head = b->cur, x = new_block(b);
   Switch sw = { head, false };
   VEC_PUSH(b->sw, sw);
@@ -333,7 +333,7 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
 /* A return whose value holds decisions ends its path after them: the exit edge gets no site
    of its own and its count rides on the arms that lead to it. */
 static void return_stmt(Builder *b, CXCursor c, Kids k) {
-  if (!b->conditions || !k.n || !cfg_has_decisions(b, k.v[0])) {
+  if (!k.n || !cfg_has_decisions(b, k.v[0])) {
     int e = jump(b, c, PP_EXIT, EK_EXIT);  /* adding the edge may move the array */
     b->g->edges.v[e].exit = PP_EXIT_RETURN;
     return;
@@ -520,7 +520,7 @@ static void body(Builder *b, CXCursor body) {
   Kids k = kids(body);
   size_t i = 0;
   b->cur = PP_ENTRY;
-  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !(b->conditions && cfg_has_decisions(b, k.v[i])); i++)
+  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !cfg_has_decisions(b, k.v[i]); i++)
     cfg_add_lines(b, k.v[i]);
   int es = i < k.n ? stmt_site(b, stmt_start(b, k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
   int first = new_block(b);

@@ -173,6 +173,18 @@ void cfg_add_lines(Builder *b, CXCursor c) {
 
 typedef enum { OP_OTHER, OP_AND, OP_OR, OP_COMMA, OP_NOT, OP_COND, OP_OPAQUE, OP_PAREN } Op;
 
+/* Does c lie on more than one source line (as the line markers tell)? A macro's expansion lies
+   on its invocation's line. */
+static bool spans_lines(Builder *b, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  return presumed(b, clang_getRangeStart(r), NULL) != presumed(b, clang_getRangeEnd(r), NULL);
+}
+
+/* Is the &&, || or ?: e a decision of its own? Always with --decisions=conditions; in the default
+   mode when it spans lines, so that each line of it counts what ran there (an operand on a line
+   of its own runs only when the ones before let it), as gcov's and clang's line counts do. */
+static bool splits(Builder *b, CXCursor e) { return b->conditions || spans_lines(b, e); }
+
 /* What an expression node is, as far as control flow goes; libclang 14 has no operator
    query, so binary operators are told apart by the text after their left operand. */
 static Op op_of(Builder *b, CXCursor e, Kids *k) {
@@ -182,15 +194,15 @@ static Op op_of(Builder *b, CXCursor e, Kids *k) {
     if (k->n != 2) return OP_OPAQUE;
     unsigned o = cfg_skip_ws(b->src, end_of(k->v[0]));
     const char *t = b->src->text + o;
-    if (o + 2 <= b->src->len && t[0] == '&' && t[1] == '&') return OP_AND;
-    if (o + 2 <= b->src->len && t[0] == '|' && t[1] == '|') return OP_OR;
+    if (o + 2 <= b->src->len && t[0] == '&' && t[1] == '&') return splits(b, e) ? OP_AND : OP_OPAQUE;
+    if (o + 2 <= b->src->len && t[0] == '|' && t[1] == '|') return splits(b, e) ? OP_OR : OP_OPAQUE;
     if (o < b->src->len && t[0] == ',') return OP_COMMA;
     return OP_OTHER;
   }
   case CXCursor_UnaryOperator:
     return k->n == 1 && b->src->text[start_of(e)] == '!' ? OP_NOT : OP_OTHER;
   case CXCursor_ConditionalOperator:
-    return k->n == 3 ? OP_COND : OP_OPAQUE;
+    return k->n == 3 && splits(b, e) ? OP_COND : OP_OPAQUE;
   case CXCursor_ParenExpr:
     return k->n == 1 ? OP_PAREN : OP_OPAQUE;
   case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
@@ -210,6 +222,7 @@ static bool runs_here(CXCursor e) {
 }
 
 bool cfg_has_decisions(Builder *b, CXCursor e) {
+  if (!b->conditions && !spans_lines(b, e)) return false;  /* the common case, without a walk */
   Kids k;
   Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
   bool found = op == OP_AND || op == OP_OR || op == OP_COND;
@@ -329,9 +342,11 @@ void cfg_expr_flow(Builder *b, CXCursor e) {
     int x = cfg_new_inner(b), y = cfg_new_inner(b), join = cfg_new_inner(b);
     cfg_cond_flow(b, k.v[0], x, y);
     b->cur = x;
+    cfg_add_lines(b, k.v[1]);  /* each arm's lines count its own runs */
     cfg_expr_flow(b, k.v[1]);
     cfg_add_edge(b, join, EK_NORMAL, -1, -1);
     b->cur = y;
+    cfg_add_lines(b, k.v[2]);
     cfg_expr_flow(b, k.v[2]);
     cfg_add_edge(b, join, EK_NORMAL, -1, -1);
     b->cur = join;
@@ -350,7 +365,7 @@ void cfg_expr_flow(Builder *b, CXCursor e) {
 /* A decision on expression e: ends the current block with edges to t (true) and f; st, sf:
    where its outcomes lead within the decision being recorded. */
 static void cond_leaf(Builder *b, CXCursor e, int t, int f, int st, int sf) {
-  if (b->conditions) cfg_expr_flow(b, e);
+  if (cfg_has_decisions(b, e)) cfg_expr_flow(b, e);
   int s = cfg_add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
   cfg_set_head(b, s);
   cfg_add_lines(b, e);
@@ -361,7 +376,7 @@ static void cond_leaf(Builder *b, CXCursor e, int t, int f, int st, int sf) {
 /* A condition e in evaluation order, with its symbolic outcomes (see record_cond). */
 static void cond_sym(Builder *b, CXCursor e, int t, int f, int st, int sf) {
   Kids k;
-  Op op = b->conditions ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  Op op = b->conditions || cfg_has_decisions(b, e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
   switch (op) {
   case OP_AND: case OP_OR: {
     int mid = cfg_new_inner(b), l = b->dec.on ? new_label(b) : 0;

@@ -126,11 +126,14 @@ static bool ends_in_noreturn(PPCoverage *cov, const PPCovFunc *c, const PPBlock 
   return yes;
 }
 
-/* Does an exit edge from block b end a return statement or a call that never returns? A return
-   whose value holds decisions (--decisions=conditions) leaves from a block without lines inside
-   its expression: the statement is in the nearest blocks with lines before it. */
-static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, int b) {
+/* Does exit edge x end a return statement or a call that never returns? The tables say so;
+   older tables do not, and then the source text tells: a return whose value holds decisions
+   leaves from a block without lines inside its expression, so the statement is in the nearest
+   blocks with lines before it. */
+static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, const PPEdge *x) {
   const PPGraph *g = &c->f->g;
+  if (x->exit != PP_EXIT_NONE) return x->exit != PP_EXIT_FALL;
+  int b = x->src;
   size_t nb = g->blocks.n;
   char *seen = pp_xcalloc(nb, 1);
   int *stack = pp_xmalloc(sizeof(int) * nb), top = 0;
@@ -413,10 +416,10 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   /* the tables keep live edges in the order they were made, the fall-off edge last; when the
      end of the body cannot be reached the last exit edge is a return or a call that never
      returns instead */
-  if (falloff >= 0 && exit_of_return(cov, c, g->edges.v[falloff].src)) falloff = -1;
+  if (falloff >= 0 && exit_of_return(cov, c, &g->edges.v[falloff])) falloff = -1;
   for (size_t i = 0; i < g->edges.n; i++) {
     const PPEdge *e = &g->edges.v[i];
-    if (e->kind == EK_EXIT && (int)i != falloff && exit_of_return(cov, c, e->src)) returns++;
+    if (e->kind == EK_EXIT && (int)i != falloff && exit_of_return(cov, c, e)) returns++;
   }
   if (falloff >= 0 && !cov_edge_dead(g, &g->edges.v[falloff]) &&
       (!returns || returns_value(&cov->files.v[c->file], c->f, c->name_line)))
