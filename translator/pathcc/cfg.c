@@ -228,7 +228,12 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   else cfg_add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
   b->cur = h;
   if (!clang_Cursor_isNull(cond)) loop_cond(b, c, cond, bb, x);
-  else leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
+  else {  /* for (;;): the head's line counts the loop's rounds, as a condition's would */
+    int file;
+    unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
+    pp_block_add_lines(b->g, h, file, line, line);
+    leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
+  }
   b->cur = bb;
   loop_body(b, c, body, x, ib, ib);
   b->cur = ib;

@@ -366,7 +366,10 @@ static void const_conds(PPCoverage *cov, VGraph *v) {
     int gone = val ? arcs[1] : arcs[0];
     v->a.v[gone].src = v->a.v[gone].dst = -1;
     v->a.v[val ? arcs[0] : arcs[1]].from_cond = false;
-    if (val || !loop_top) x->lines.n--;  /* while (0) keeps its line: the jump to the test */
+    /* while (1) keeps its line, which counts the loop's rounds (GCC folds the test, and gcov counts
+       the line only when the body's scope has locals, with the rounds that reached the body's
+       end; clang counts the rounds); while (0) keeps its line: the jump to the test */
+    if (!loop_top) x->lines.n--;
     changed = true;
   }
   if (!changed) return;
