@@ -14,7 +14,7 @@ Each tool's count for a line:
   pathprof  the line's count, or '-'.
 Without --all only lines where pathprof disagrees with gcov or llvm-cov are printed. As a module,
 load_all() gives {path: {line: (gcov, llvm, llvm_starts, pathprof)}} for other scripts."""
-import json, os, sys
+import json, os, re, sys
 
 
 def docs(path):
@@ -48,33 +48,39 @@ def gcov_lines(path):
 
 
 def llvm_lines(path):
-    """{file: {line: (count or None, starts)}}: starts says whether a region starts on the line."""
+    """{file: segments}, each [line, col, count, has_count, region_entry, gap]."""
     out = {}
     for d in docs(path):
         for unit in d.get("data", []):
             for f in unit.get("files", []):
-                out[norm(f["filename"], None)] = segment_lines(f["segments"])
+                out[norm(f["filename"], None)] = f["segments"]
     return out
 
 
-def segment_lines(segs):
-    """Per line: the largest count of the regions starting on it, else the count of the region
-    wrapping it (llvm-cov's own line count takes the larger of the two)."""
-    lines, active, i = {}, None, 0
-    last = max((s[0] for s in segs), default=0)
-    for ln in range(1, last + 1):
-        starts = []
-        wrapped = active
-        while i < len(segs) and segs[i][0] == ln:
-            line, col, count, has, entry, gap = segs[i][:6]
-            if has and entry and not gap:
-                starts.append(count)
-            active = segs[i] if has and not gap else None
-            i += 1
-        if starts:
-            lines[ln] = (max(starts), True)
-        elif wrapped is not None:
-            lines[ln] = (wrapped[2], False)
+def segment_lines(segs, src):
+    """{line: (count, starts)}: count is the largest count of the regions that hold the line's
+    names and numbers (an operand on a line of its own gives its own region's count, a line
+    that opens an if gives the if's), None when none of them is in a region; starts says
+    whether a region starts on the line."""
+    import bisect, re
+    keys = [(s[0], s[1]) for s in segs]
+    lines = {}
+    for ln in range(1, len(src) + 1):
+        best = None
+        for m in re.finditer(r"[A-Za-z_0-9]+|\"", code_of(src[ln - 1])):
+            k = bisect.bisect_right(keys, (ln, m.start() + 1)) - 1
+            if k < 0:
+                continue
+            line, col, count, has, entry, gap = segs[k][:6]
+            if has and not gap and (best is None or count > best):
+                best = count
+        here = [s for s in segs[bisect.bisect_left(keys, (ln, 0)):bisect.bisect_left(keys, (ln + 1, 0))] if s[3] and s[4] and not s[5]]
+        starts = bool(here)
+        for s in here:  # a body's '{' on a line with nothing else in a region: the function's line
+            if best is None and src[ln - 1][s[1] - 1:s[1]] == "{":
+                best = s[2]
+        if best is not None or starts:
+            lines[ln] = (best, starts)
     return lines
 
 
@@ -94,7 +100,8 @@ def load_all(gcov, llvm, pathprof):
     p = pathprof_lines(pathprof)
     out = {}
     for f in set(p) | set(g):
-        gl, cl, pl = g.get(f, {}), c.get(f, {}), p.get(f, {})
+        src = open(f, errors="replace").read().split("\n") if os.path.exists(f) else []
+        gl, cl, pl = g.get(f, {}), segment_lines(c.get(f, []), src), p.get(f, {})
         rows = {}
         for ln in sorted(set(gl) | set(pl) | {l for l, v in cl.items() if v[1]}):
             cv = cl.get(ln, (None, False))
@@ -139,21 +146,22 @@ def brace_only(text):
 
 
 def move_brace_regions(rows, src):
-    """A region that starts at a '{' alone on its line (a body under a function's name, a
-    for (;;) or an else) counts for the line above it when no region starts there."""
+    """A region that starts at a '{' alone on its line (the body under a function's name, a
+    for (;;) or an else) counts for the nearest line above with a count when no region starts
+    on that line or between (a function's name line above its parameters' lines)."""
     for ln in sorted(rows):
         g, c, starts, p = rows[ln]
         if not starts or ln > len(src) or not brace_only(src[ln - 1]):
             continue
         k = ln - 1
-        while k > 0 and not code_of(src[k - 1]).strip():
+        while k > 0 and ln - k < 20 and rows.get(k, (None, None, False, None))[0] is None and \
+                rows.get(k, (None, None, False, None))[3] is None and not rows.get(k, (None, None, False, None))[2]:
             k -= 1
-        if k <= 0:
+        above = rows.get(k)
+        if k <= 0 or above is None or above[2] or (above[0] is None and above[3] is None):
             continue
-        above = rows.get(k, (None, None, False, None))
-        if not above[2]:
-            rows[k] = (above[0], c, True, above[3])
-            rows[ln] = (g, None, False, p)
+        rows[k] = (above[0], c, True, above[3])
+        rows[ln] = (g, None, False, p)
 
 
 def show(v):
@@ -169,8 +177,86 @@ def llvm_agrees(g, c, starts, p):
 
 
 # Each difference has a class (README, "Line counts against gcov and llvm-cov"): a name, a test
-# on the line (its text, the three counts) and the reason. The first class that matches wins.
-CLASSES = []
+# on the line (the source, its number, its text and the three counts) and the reason. The first
+# class that matches wins; a line that matches none is unexplained.
+LOOP_HEAD = re.compile(r"^\s*}?\s*(while\s*\(\s*[A-Za-z_0-9]+\s*\)|for\s*\([^;]*;\s*;[^;]*\))\s*{?\s*$")
+LABEL = re.compile(r"^\s*[A-Za-z_][A-Za-z_0-9]*\s*:(?!:)")
+CASE = re.compile(r"^\s*(case\b[^:]*|default\s*):")
+JUMP = re.compile(r"^\s*}?\s*(return\b|goto\b|continue\b|break\b)")
+
+
+def t_loop_head(src, ln, text, g, c, starts, p):
+    return p is not None and p == c and bool(LOOP_HEAD.match(code_of(text)))
+
+
+def t_no_code(src, ln, text, g, c, starts, p):
+    return g is None and p is not None and p == c
+
+
+def t_case(src, ln, text, g, c, starts, p):
+    return p == c and g != p and bool(CASE.match(code_of(text)))
+
+
+def t_label(src, ln, text, g, c, starts, p):
+    return p == c and g != p and bool(LABEL.match(code_of(text))) and not CASE.match(code_of(text))
+
+
+def t_cleanup(src, ln, text, g, c, starts, p):
+    return p == c and g is not None and p is not None and g > p and bool(JUMP.match(code_of(text)))
+
+
+def t_twice(src, ln, text, g, c, starts, p):
+    return p == c and g is not None and p is not None and g > p
+
+
+def t_continuation(src, ln, text, g, c, starts, p):
+    return p is None and g is not None and (not starts or g == c)
+
+
+def t_constant(src, ln, text, g, c, starts, p):
+    return g is None and c == 0 and p is not None and p > 0 and "sizeof" in text
+
+
+def t_gcov_less(src, ln, text, g, c, starts, p):
+    return p == c and g is not None and p is not None and g < p
+
+
+def t_unfinished(src, ln, text, g, c, starts, p):
+    return g == c and g is not None and p is not None and p < g
+
+
+def t_llvm_none(src, ln, text, g, c, starts, p):
+    return g == p and c is None
+
+
+def t_llvm_other(src, ln, text, g, c, starts, p):
+    return g == p
+
+
+CLASSES = [
+    ("loop head", t_loop_head, "a loop without a condition: pathprof and clang count its rounds; GCC folds the test away "
+     "and gcov counts the line only when the body's scope has locals (the rounds that reached the body's end)"),
+    ("no code", t_no_code, "GCC emits no code for the line (a statement that compiles to nothing, a condition it folds, "
+     "a static function no caller uses); pathprof counts the statement, as clang does (--lines=gcov drops them)"),
+    ("case label", t_case, "class 4: a case label whose statement emits no code gets the next block's count in gcov"),
+    ("label", t_label, "a user label: gcov counts only the conditional jumps to it there (GCC gives each such jump a "
+     "block with the label's line), pathprof and clang every entry"),
+    ("cleanup", t_cleanup, "class 5: GCC runs one cleanup block for the jumps out of a scope with locals in memory and "
+     "gives it the line of the scope's first return, continue or goto"),
+    ("gcov twice", t_twice, "classes 6 and 7: gcov counts the line more than once per execution (a statement spread "
+     "over lines with a call on a later line, calls of always_inline functions, loops on one line)"),
+    ("continuation", t_continuation, "a continuation line of a statement: gcov counts it where GCC gives an "
+     "expression on it a location of its own; pathprof and clang count the statement where it starts"),
+    ("constant operands", t_constant, "operands of a condition made of constants: GCC folds them (no line), clang "
+     "counts their regions 0; pathprof counts what the program evaluates"),
+    ("gcov less", t_gcov_less, "gcov counts less than ran (code GCC moved to another line, a line GCC folded into "
+     "a jump)"),
+    ("unfinished", t_unfinished, "less than gcov and clang, which agree: activations still running when the program "
+     "ends (exit() from a callee) never finish their last path, so it is not counted (README, Known limits)"),
+    ("llvm: no region", t_llvm_none, "clang maps no region on the line (a function's line above its parameters, "
+     "code only a macro's expansion holds); pathprof equals gcov"),
+    ("llvm other", t_llvm_other, "pathprof equals gcov; clang's regions split the line otherwise"),
+]
 
 
 def classify(src, ln, g, c, starts, p):

@@ -58,8 +58,14 @@ typedef struct {
   int nuses;
 } PPFacts;
 
-/* One statement or expression of a block as written, unmerged. */
-typedef struct { int file; unsigned first, last; bool inert; /* a declaration that executes nothing */ } PPStmt;
+/* One statement or expression of a block as written, unmerged: inert, a declaration that executes
+   nothing; nocode, it compiles to nothing (no effect: (void)x, an assert under NDEBUG, a constant
+   condition the compiler folds, a loop head without a condition). */
+typedef struct { int file; unsigned first, last; bool inert, nocode; } PPStmt;
+
+/* A source position (original file, line, column): where a block's decision is, else its first
+   statement; 0 lines: none. */
+typedef struct { int file; unsigned line, col; } PPPos;
 
 typedef struct {
   VEC(PPLines) lines;   /* source lines of the statements in this block */
@@ -69,6 +75,7 @@ typedef struct {
   bool headless;        /* inside an expression: no position of its own, observed on its in-edges */
   int head, tail;       /* rewriter sites: where its entry is observed, where its single edge's code goes */
   char *label;          /* "case 3", "default", "L1", or NULL */
+  PPPos pos;            /* where its decision is, else its first statement (paths' keys) */
   PPFacts facts;        /* for the static estimator; not in the tables */
 } PPBlock;
 

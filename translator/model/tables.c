@@ -31,11 +31,12 @@ static json_t *block_json(const PPBlock *b) {
   if (b->stmts.n) {
     json_t *stmts = json_array();
     for (size_t i = 0; i < b->stmts.n; i++)
-      json_array_append_new(stmts, json_pack("[iiib]", b->stmts.v[i].file, (int)b->stmts.v[i].first, (int)b->stmts.v[i].last,
-                                             b->stmts.v[i].inert));
+      json_array_append_new(stmts, json_pack("[iiibb]", b->stmts.v[i].file, (int)b->stmts.v[i].first, (int)b->stmts.v[i].last,
+                                             b->stmts.v[i].inert, b->stmts.v[i].nocode));
     json_object_set_new(o, "stmts", stmts);
   }
   if (b->label) json_object_set_new(o, "label", json_string(b->label));
+  if (b->pos.line) json_object_set_new(o, "pos", json_pack("[iii]", b->pos.file, (int)b->pos.line, (int)b->pos.col));
   return o;
 }
 
@@ -181,9 +182,17 @@ static int read_blocks(PPGraph *g, json_t *blocks, int nfiles) {
     g->blocks.v[id].live = json_is_true(json_object_get(b, "live"));
     const char *label = json_string_value(json_object_get(b, "label"));
     if (label) g->blocks.v[id].label = pp_xstrdup(label);
+    json_t *pos = json_object_get(b, "pos");
+    if (json_is_array(pos)) {
+      PPPos ps = { (int)json_integer_value(json_array_get(pos, 0)), (unsigned)json_integer_value(json_array_get(pos, 1)),
+                   (unsigned)json_integer_value(json_array_get(pos, 2)) };
+      if (ps.file < 0 || ps.file >= nfiles) return -1;
+      g->blocks.v[id].pos = ps;
+    }
     json_array_foreach(json_object_get(b, "stmts"), j, l) {
       PPStmt st = { (int)json_integer_value(json_array_get(l, 0)), (unsigned)json_integer_value(json_array_get(l, 1)),
-                    (unsigned)json_integer_value(json_array_get(l, 2)), json_is_true(json_array_get(l, 3)) };
+                    (unsigned)json_integer_value(json_array_get(l, 2)), json_is_true(json_array_get(l, 3)),
+                    json_is_true(json_array_get(l, 4)) };
       if (st.file < 0 || st.file >= nfiles) return -1;
       VEC_PUSH(g->blocks.v[id].stmts, st);
     }

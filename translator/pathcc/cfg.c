@@ -232,6 +232,9 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
     int file;
     unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
     pp_block_add_lines(b->g, h, file, line, line);
+    PPStmt st = { file, line, line, false, true };  /* GCC and gcov see no code there */
+    VEC_PUSH(b->g->blocks.v[h].stmts, st);
+    cfg_set_pos(b, h, c, true);
     leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
   }
   b->cur = bb;
@@ -254,6 +257,7 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   cfg_add_lines(b, k.v[0]);
   if (cfg_has_decisions(b, k.v[0])) cfg_expr_flow(b, k.v[0]);
   int head = b->cur, x = new_block(b);
+  cfg_set_pos(b, head, k.v[0], true);
   Switch sw = { head, false };
   VEC_PUSH(b->sw, sw);
   VEC_PUSH(b->brk, x);
@@ -321,6 +325,7 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
   int file;
   unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
   pp_block_add_lines(b->g, nb, file, line, line);
+  cfg_set_pos(b, nb, c, true);
   if (is_case) {
     Switch *sw = &b->sw.v[b->sw.n - 1];
     if (kind(c) == CXCursor_DefaultStmt) sw->has_default = true;

@@ -158,13 +158,31 @@ static bool inert(CXCursor c) {
   return yes;
 }
 
+/* Does expression c compile to nothing: no call, store or increment anywhere in it (a cast to
+   void, a constant, an unused value)? Declarations are inert() instead. */
+static bool no_code(Builder *b, CXCursor c) {
+  if (!clang_isExpression(kind(c)) || kind(c) == CXCursor_StmtExpr) return false;
+  PPFacts f;
+  memset(&f, 0, sizeof f);
+  FactScan fs = { b, &f };
+  scan_facts(c, clang_getNullCursor(), &fs);
+  clang_visitChildren(c, scan_facts, &fs);
+  return !f.calls && !f.stores && !f.returns;
+}
+
+void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force) {
+  PPBlock *bl = &b->g->blocks.v[blk];
+  if (force || !bl->pos.line) bl->pos = position(b, clang_getRangeStart(clang_getCursorExtent(c)));
+}
+
 void cfg_add_lines(Builder *b, CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   int file;
   unsigned first = presumed(b, clang_getRangeStart(r), &file);
   unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
   pp_block_add_lines(b->g, b->cur, file, first, last);
-  PPStmt st = { file, first, last < first ? first : last, inert(c) };
+  cfg_set_pos(b, b->cur, c, false);
+  PPStmt st = { file, first, last < first ? first : last, inert(c), no_code(b, c) };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
   note_facts(b, c);
 }
@@ -369,6 +387,7 @@ static void cond_leaf(Builder *b, CXCursor e, int t, int f, int st, int sf) {
   int s = cfg_add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
   cfg_set_head(b, s);
   cfg_add_lines(b, e);
+  cfg_set_pos(b, b->cur, e, true);
   note_decision(b, e);
   record_cond(b, e, t, two_way(b, s, t, f), st, sf);
 }

@@ -83,6 +83,16 @@ static inline unsigned presumed(Builder *b, CXSourceLocation l, int *file) {
   return line;
 }
 
+/* Original file, line and column of a location. */
+static inline PPPos position(Builder *b, CXSourceLocation l) {
+  CXString fn;
+  unsigned line, col;
+  clang_getPresumedLocation(l, &fn, &line, &col);
+  PPPos p = { pp_source_file(b->src, clang_getCString(fn)), line, col };
+  clang_disposeString(fn);
+  return p;
+}
+
 /* cfg.c */
 /* An edge whose code goes at site (arm); site -1: it has no place of its own and its code
    rides on the edges into its source, which has no other way out. */
@@ -96,6 +106,9 @@ int cfg_new_inner(Builder *b);
 void cfg_set_head(Builder *b, int site);
 
 /* cfgexpr.c */
+/* Block blk's position is where c starts (its decision, or its first statement when force is
+   false and it has none yet). */
+void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force);
 /* Statement c runs in the current block: its lines and its facts go there. */
 void cfg_add_lines(Builder *b, CXCursor c);
 /* A condition e in evaluation order: its decisions become blocks, ending in edges to t (true)

@@ -11,8 +11,10 @@
 int pp_cmd_coverage(int argc, char **argv) {
   const char *format = "text", *out = NULL, *file = NULL;
   int mcdc = -1;  /* --mcdc[=unique-cause|masking]: the MC/DC report instead */
+  bool gcov_nocode = false;
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--mcdc") || !strcmp(argv[i], "--mcdc=masking")) mcdc = PP_MCDC_MASKING;
+    if (!strcmp(argv[i], "--no-code=gcov") || !strcmp(argv[i], "--no-code=count")) gcov_nocode = argv[i][10] == 'g';
+    else if (!strcmp(argv[i], "--mcdc") || !strcmp(argv[i], "--mcdc=masking")) mcdc = PP_MCDC_MASKING;
     else if (!strcmp(argv[i], "--mcdc=unique-cause")) mcdc = PP_MCDC_UNIQUE;
     else if (!strncmp(argv[i], "--mcdc=", 7)) { fprintf(stderr, "pathprof coverage: --mcdc is unique-cause or masking, not '%s'\n", argv[i] + 7); return 2; }
     else if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) {
@@ -34,7 +36,7 @@ int pp_cmd_coverage(int argc, char **argv) {
   PPLoaded l;
   if (pp_load(file, &l)) return 1;
   PPCoverage c;
-  pp_coverage_build(&l, &c);
+  pp_coverage_build_lines(&l, &c, gcov_nocode);
   if (fmt == 5) {
     int rc = pp_html_write(&c, file, out) || l.missing ? 1 : 0;
     pp_coverage_free(&c);

@@ -151,8 +151,11 @@ static void branches(PPCoverage *cov, PPCovFunc *c, int fn, const VGraph *v) {
   }
 }
 
-void pp_coverage_build(PPLoaded *l, PPCoverage *cov) {
+void pp_coverage_build(PPLoaded *l, PPCoverage *cov) { pp_coverage_build_lines(l, cov, false); }
+
+void pp_coverage_build_lines(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
   memset(cov, 0, sizeof *cov);
+  cov->gcov_nocode = gcov_nocode;
   cov->loaded = l;
   cov->views = pp_program_functions(l, &cov->nviews);
   for (size_t i = 0; i < cov->nviews; i++) {
@@ -171,7 +174,6 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov) {
     cov_build_vgraph(cov, &cov->funcs.v[i], &vgs[i]);
     cov_contract(&vgs[i]);
     cov_name_line_home(cov, &vgs[i]);
-    cov_split_label_edges(&vgs[i]);
   }
   /* the files' line tables are as long as their longest line reference */
   for (size_t i = 0; i < cov->funcs.n; i++) {

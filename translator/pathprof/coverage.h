@@ -58,6 +58,7 @@ typedef struct {
   size_t nviews;
   VEC(PPCovFunc) funcs;
   VEC(PPCovFile) files;     /* sorted by name */
+  bool gcov_nocode;         /* lines whose statements all compile to nothing have no count (gcov's way) */
 } PPCoverage;
 
 /* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only). */
@@ -69,8 +70,11 @@ typedef struct {
 void pp_coverage_sum_file(const PPCoverage *c, const PPCovFile *f, PPCovSum *s);
 void pp_coverage_sum_add(PPCovSum *a, const PPCovSum *b);
 
-/* Derives everything from a loaded profile; l must outlive c. */
+/* Derives everything from a loaded profile; l must outlive c. A statement that compiles to nothing
+   (an assert under NDEBUG, (void)x, a constant condition) counts on its line as clang counts it;
+   with gcov_nocode its line has no count, as in gcov. */
 void pp_coverage_build(PPLoaded *l, PPCoverage *c);
+void pp_coverage_build_lines(PPLoaded *l, PPCoverage *c, bool gcov_nocode);
 void pp_coverage_free(PPCoverage *c);
 
 /* The index of the file with this name (as the tables give it, or its path), or -1. */

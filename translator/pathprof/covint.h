@@ -70,7 +70,5 @@ unsigned cov_name_line(const PPCovFile *src, const PPTabFunc *f);
    label, the top of a do-while or of a loop without a condition) the function's name line sits
    in that block. A while or for with a condition starts with a jump to it instead. */
 void cov_name_line_home(PPCoverage *cov, VGraph *v);
-/* An edge from a condition to a user label on another line gets a block with the label's line. */
-void cov_split_label_edges(VGraph *v);
 
 #endif

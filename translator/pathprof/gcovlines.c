@@ -6,12 +6,16 @@
    them (loops on one line); a line with none counts the executions of the blocks mentioning it.
    The same is done here on the function's CFG with exact arc counts, after shaping the blocks the
    way GCC -O0 shapes them: the function's name line opens the first block, blocks without code
-   are merged into their neighbours, an edge from a condition to a user label gets a block of its
-   own holding the label's line (GCC splits edges whose goto location differs), and the closing
+   are merged into their neighbours, and the closing
    brace is the implicit return of a function that falls off its end when it has no return
    statement or returns a value. Statement lines come from the blocks' line ranges and the
    source text: a range's first line and every later line that starts a statement, except
-   declarations that execute nothing. */
+   declarations that execute nothing.
+
+   Where GCC's lowering gives a line a count that is not what ran there, the line keeps what
+   ran (README, "Line counts against gcov and llvm-cov"): a user label counts every entry into it
+   (GCC gives a conditional jump to a label a block of its own holding the label's line, so gcov
+   counts only those jumps there), a loop head without a condition counts the loop's rounds. */
 #include "covint.h"
 #include <ctype.h>
 #include <errno.h>
@@ -82,6 +86,32 @@ static void block_lines(PPCoverage *cov, const PPCovFunc *c, const PPBlock *b, L
       if (cov_line_has_code(f, ln)) cov_push_line(out, fi, ln);
     }
   }
+}
+
+/* --no-code=gcov: the lines of f where statements start and every one of them compiles to
+   nothing lose their count. */
+static void drop_nocode_lines(PPCoverage *cov, const PPCovFunc *c, VGraph *v) {
+  const PPGraph *g = &c->f->g;
+  LRefs code = {0}, none = {0};
+  for (size_t b = 0; b < g->blocks.n; b++)
+    for (size_t i = 0; i < g->blocks.v[b].stmts.n; i++) {
+      const PPStmt *s = &g->blocks.v[b].stmts.v[i];
+      int fi = cov_file_index(cov, c->t->files.v[s->file], c->view->u->tables_path);
+      cov_push_line(s->nocode ? &none : &code, fi, s->first);
+    }
+  for (size_t b = 0; b < v->b.n; b++) {
+    LRefs *l = &v->b.v[b].lines;
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+      bool drop = false;
+      for (size_t j = 0; j < none.n && !drop; j++) drop = none.v[j].file == l->v[i].file && none.v[j].line == l->v[i].line;
+      for (size_t j = 0; j < code.n && drop; j++) drop = !(code.v[j].file == l->v[i].file && code.v[j].line == l->v[i].line);
+      if (!drop) l->v[k++] = l->v[i];
+    }
+    l->n = k;
+  }
+  VEC_FREE(code);
+  VEC_FREE(none);
 }
 
 /* Is the statement ending block b a return? (Its last code line starts with "return".) */
@@ -412,6 +442,7 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   cov_push_line(&v->b.v[PP_ENTRY].lines, c->file, c->name_line);
   for (size_t i = 0; i < nb; i++)
     if (v->b.v[i].alive) block_lines(cov, c, &g->blocks.v[i], &v->b.v[i].lines);
+  if (cov->gcov_nocode) drop_nocode_lines(cov, c, v);
   /* the implicit return at '}' */
   int falloff = -1, returns = 0;
   for (size_t i = 0; i < g->edges.n; i++)
@@ -488,27 +519,6 @@ void cov_contract(VGraph *v) {
       x->alive = false;
       changed = true;
     }
-  }
-}
-
-/* An edge from a condition to a user label on another line gets a block with the label's line. */
-void cov_split_label_edges(VGraph *v) {
-  size_t na = v->a.n;
-  for (size_t i = 0; i < na; i++) {
-    VArc a = v->a.v[i];
-    if (a.src < 0 || !a.from_cond || !v->b.v[a.dst].user_label || !v->b.v[a.dst].lines.n) continue;
-    const LRefs *sl = &v->b.v[a.src].lines;
-    LRef label = v->b.v[a.dst].lines.v[0];
-    if (sl->n && sl->v[sl->n - 1].file == label.file && sl->v[sl->n - 1].line == label.line) continue;
-    VBlock s;
-    memset(&s, 0, sizeof s);
-    s.alive = true;
-    s.count = a.count;
-    VEC_PUSH(s.lines, label);
-    VEC_PUSH(v->b, s);
-    int id = (int)v->b.n - 1;
-    v->a.v[i].dst = id;
-    add_arc(v, id, a.dst, a.count, false);
   }
 }
 

@@ -7,7 +7,7 @@ static int usage(FILE *f) {
   fputs("usage: pathprof report [--top N] [--function NAME] [PROFILE]\n"
         "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
         "       pathprof kpaths [--k N] [--top M] [--function NAME] [--tree] [--json] [PROFILE]\n"
-        "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [-o FILE|DIR] [PROFILE]\n"
+        "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [--no-code=gcov] [-o FILE|DIR] [PROFILE]\n"
         "       pathprof coverage --mcdc[=masking|unique-cause] [--format text|json|lcov|gcov] [-o FILE] [PROFILE]\n"
         "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
         "       pathprof diff A B\n"

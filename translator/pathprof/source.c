@@ -146,13 +146,6 @@ static bool inert_decl(const char *s) {
   const char *p = s;
   bool type = false;
   while (isspace((unsigned char)*p)) p++;
-  if (!strncmp(p, "(void)", 6)) {  /* (void)x; evaluates nothing */
-    const char *q = p + 6;
-    while (isspace((unsigned char)*q)) q++;
-    while (isalnum((unsigned char)*q) || *q == '_') q++;
-    while (isspace((unsigned char)*q)) q++;
-    if (*q == ';' || !*q) return true;
-  }
   for (;;) {
     if (!(isalpha((unsigned char)*p) || *p == '_')) break;
     const char *w = p;
@@ -168,6 +161,14 @@ static bool inert_decl(const char *s) {
       while (isalnum((unsigned char)*p) || *p == '_') p++;
       type = true;
       while (isspace((unsigned char)*p)) p++;
+      if (*p == '{') {  /* the type's body: an enum's constants are no initializers */
+        int depth = 0;
+        for (; *p; p++)
+          if (*p == '{') depth++;
+          else if (*p == '}' && !--depth) { p++; break; }
+        while (isspace((unsigned char)*p)) p++;
+        if (*p == ';' || !*p) return true;  /* a type and no variable */
+      }
       break;
     }
     if (!type) {  /* a typedef name must be followed by a declarator: a name or '*' */
@@ -246,6 +247,24 @@ bool cov_line_has_code(const PPCovFile *f, unsigned ln) {
   return any ? code : false;
 }
 
+/* Does line ln end with a label: case X:, default:, name:? */
+static bool label_line(const PPCovFile *f, unsigned ln) {
+  char *t = cov_code_of(f, ln);
+  if (!t) return false;
+  char *p = t;
+  while (isspace((unsigned char)*p) || *p == '}' || *p == '{' || *p == ';') p++;
+  char *w = p;
+  while (isalnum((unsigned char)*p) || *p == '_') p++;
+  size_t n = (size_t)(p - w);
+  bool yes = cov_word_is(w, n, "case") || cov_word_is(w, n, "default");
+  if (!yes && n) {
+    while (isspace((unsigned char)*p)) p++;
+    yes = *p == ':' && p[1] != ':';
+  }
+  free(t);
+  return yes;
+}
+
 /* Does a statement start on line ln (inside a range that started earlier)? It does when the
    previous line with code ends a statement, a block or a label. */
 bool cov_starts_statement(const PPCovFile *f, unsigned first, unsigned ln) {
@@ -267,7 +286,8 @@ bool cov_starts_statement(const PPCovFile *f, unsigned first, unsigned ln) {
     free(u);
     if (!c) continue;
     if (c == '{') return !(before == '=' || before == ',' || before == '(' || before == '{');
-    return c == ';' || c == '}' || c == ':';
+    if (c == ':') return label_line(f, p);  /* not the ':' of a ?: that goes on */
+    return c == ';' || c == '}';
   }
   return true;
 }
