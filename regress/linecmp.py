@@ -190,7 +190,7 @@ def t_loop_head(src, ln, text, g, c, starts, p):
 
 
 def t_no_code(src, ln, text, g, c, starts, p):
-    return g is None and p is not None and p == c
+    return g is None and p is not None and (p == c or (p == 0 and c is None) or bool(re.search(r"\bassert\s*\(", text)))
 
 
 def t_case(src, ln, text, g, c, starts, p):
@@ -206,7 +206,7 @@ def t_cleanup(src, ln, text, g, c, starts, p):
 
 
 def t_twice(src, ln, text, g, c, starts, p):
-    return p == c and g is not None and p is not None and g > p
+    return (p == c or c is None) and g is not None and p is not None and g > p
 
 
 def t_continuation(src, ln, text, g, c, starts, p):
@@ -237,7 +237,8 @@ CLASSES = [
     ("loop head", t_loop_head, "a loop without a condition: pathprof and clang count its rounds; GCC folds the test away "
      "and gcov counts the line only when the body's scope has locals (the rounds that reached the body's end)"),
     ("no code", t_no_code, "GCC emits no code for the line (a statement that compiles to nothing, a condition it folds, "
-     "a static function no caller uses); pathprof counts the statement, as clang does (--lines=gcov drops them)"),
+     "a static function no caller uses); pathprof counts the statement, as clang does (--no-code=gcov leaves them "
+     "out); clang's regions around an assert that expands to nothing follow the code after it"),
     ("case label", t_case, "class 4: a case label whose statement emits no code gets the next block's count in gcov"),
     ("label", t_label, "a user label: gcov counts only the conditional jumps to it there (GCC gives each such jump a "
      "block with the label's line), pathprof and clang every entry"),
@@ -257,6 +258,12 @@ CLASSES = [
      "code only a macro's expansion holds); pathprof equals gcov"),
     ("llvm other", t_llvm_other, "pathprof equals gcov; clang's regions split the line otherwise"),
 ]
+
+
+UNIT_NEVER_RAN = "unit never ran"
+REASONS = dict((name, why) for name, _test, why in CLASSES)
+REASONS[UNIT_NEVER_RAN] = ("no function of the file's unit ran: the unit never registered and is absent from the "
+                           "profile (README, Coverage)")
 
 
 def classify(src, ln, g, c, starts, p):
@@ -279,6 +286,7 @@ def check(name, under, gcov, llvm, pathprof, table):
             continue
         src = open(f, errors="replace").read().split("\n") if os.path.exists(f) else []
         move_brace_regions(rows[f], src)
+        ran = any(r[3] is not None for r in rows[f].values())
         for ln, (g, c, starts, p) in sorted(rows[f].items()):
             if g is None and p is None:
                 continue
@@ -288,7 +296,7 @@ def check(name, under, gcov, llvm, pathprof, table):
             eq_llvm += al
             if ag and al:
                 continue
-            k = classify(src, ln, g, c, starts, p)
+            k = classify(src, ln, g, c, starts, p) if ran or g else UNIT_NEVER_RAN
             if k:
                 classes[k] = classes.get(k, 0) + 1
             else:

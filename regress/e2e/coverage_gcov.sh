@@ -1,6 +1,6 @@
 #!/bin/sh
 # pathprof coverage against gcov: every sample and regress/cases program, and one with cut edges, built with gcc --coverage -O0
-# and through pathcc -O0 (both --decisions modes); pathprof's line counts must equal
+# and through pathcc -O0 (both --decisions modes); pathprof's line counts (with --no-code=gcov) must equal
 # `gcov --json-format` line by line, except the differences listed with their reasons in
 # regress/e2e/coverage_gcov_known.txt.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +37,7 @@ for src in "$top"/samples/*.c "$top"/regress/cases/*.c "$d/gen/cuts.c"; do
     p="$d/$name/$mode"; mkdir -p "$p"
     cp "$src" "$p/"
     if ! (cd "$p" && "$P" --decisions=$mode gcc -O0 -o prog "$name.c" -lm && { $run ./prog >/dev/null 2>&1; true; } &&
-          "$R" coverage --format json -o cov.json pathprof.out) >"$p/build.log" 2>&1; then
+          "$R" coverage --no-code=gcov --format json -o cov.json pathprof.out) >"$p/build.log" 2>&1; then
       echo "not ok coverage-gcov $name ($mode): pathcc build or pathprof coverage failed: $(head -1 "$p/build.log")"
       continue
     fi

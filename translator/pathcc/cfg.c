@@ -106,6 +106,10 @@ static void item(Builder *b, CXCursor c) {
     if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
   }
   cfg_add_lines(b, c);
+  if (clang_isExpression(kind(c)) && cfg_no_code(b, c)) {  /* (void)x, an assert under NDEBUG */
+    PPBlock *bl = &b->g->blocks.v[b->cur];
+    bl->stmts.v[bl->stmts.n - 1].nocode = true;
+  }
   if (cfg_has_decisions(b, c)) cfg_expr_flow(b, c);
   if (!ends) return;
   int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : cfg_add_edge(b, PP_EXIT, EK_EXIT, -1, -1);

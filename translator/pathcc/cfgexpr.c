@@ -160,7 +160,7 @@ static bool inert(CXCursor c) {
 
 /* Does expression c compile to nothing: no call, store or increment anywhere in it (a cast to
    void, a constant, an unused value)? Declarations are inert() instead. */
-static bool no_code(Builder *b, CXCursor c) {
+bool cfg_no_code(Builder *b, CXCursor c) {
   if (!clang_isExpression(kind(c)) || kind(c) == CXCursor_StmtExpr) return false;
   PPFacts f;
   memset(&f, 0, sizeof f);
@@ -182,7 +182,7 @@ void cfg_add_lines(Builder *b, CXCursor c) {
   unsigned last = presumed(b, clang_getRangeEnd(r), NULL);
   pp_block_add_lines(b->g, b->cur, file, first, last);
   cfg_set_pos(b, b->cur, c, false);
-  PPStmt st = { file, first, last < first ? first : last, inert(c), no_code(b, c) };
+  PPStmt st = { file, first, last < first ? first : last, inert(c), false };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
   note_facts(b, c);
 }
@@ -388,6 +388,12 @@ static void cond_leaf(Builder *b, CXCursor e, int t, int f, int st, int sf) {
   cfg_set_head(b, s);
   cfg_add_lines(b, e);
   cfg_set_pos(b, b->cur, e, true);
+  CXEvalResult r = clang_Cursor_Evaluate(bare(e));  /* a constant condition: the compiler folds it */
+  if (r) {
+    PPBlock *bl = &b->g->blocks.v[b->cur];
+    bl->stmts.v[bl->stmts.n - 1].nocode = clang_EvalResult_getKind(r) == CXEval_Int;
+    clang_EvalResult_dispose(r);
+  }
   note_decision(b, e);
   record_cond(b, e, t, two_way(b, s, t, f), st, sf);
 }

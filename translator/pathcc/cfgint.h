@@ -109,6 +109,8 @@ void cfg_set_head(Builder *b, int site);
 /* Block blk's position is where c starts (its decision, or its first statement when force is
    false and it has none yet). */
 void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force);
+/* Does expression c compile to nothing (no call, store or increment in it)? */
+bool cfg_no_code(Builder *b, CXCursor c);
 /* Statement c runs in the current block: its lines and its facts go there. */
 void cfg_add_lines(Builder *b, CXCursor c);
 /* A condition e in evaluation order: its decisions become blocks, ending in edges to t (true)

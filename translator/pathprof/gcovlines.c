@@ -71,14 +71,36 @@ static bool returns_value(const PPCovFile *src, const PPTabFunc *f, unsigned nl)
   return value;
 }
 
-/* The code lines of a block's line ranges. */
-static void block_lines(PPCoverage *cov, const PPCovFunc *c, const PPBlock *b, LRefs *out) {
+/* Is line ln of range r, a statement of block self, inside a part of it that another block holds
+   (a ?: arm, an operand on a line of its own)? That block counts the line, not the statement's. */
+static bool held_elsewhere(const PPGraph *g, int self, const PPLines *r, unsigned ln) {
+  const PPBlock *own = &g->blocks.v[self];
+  for (size_t k = 0; k < own->stmts.n; k++) {
+    const PPStmt *t = &own->stmts.v[k];  /* a statement of this block that goes on over line ln */
+    if (t->file != r->file || t->first >= ln || t->last < ln) continue;
+    for (size_t b = 0; b < g->blocks.n; b++) {
+      if ((int)b == self) continue;
+      for (size_t i = 0; i < g->blocks.v[b].stmts.n; i++) {
+        const PPStmt *s = &g->blocks.v[b].stmts.v[i];
+        if (s->file == t->file && s->first <= ln && ln <= s->last && s->first >= t->first && s->last <= t->last &&
+            (s->first > t->first || s->last < t->last))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The code lines of block bi's line ranges. */
+static void block_lines(PPCoverage *cov, const PPCovFunc *c, int bi, LRefs *out) {
+  const PPBlock *b = &c->f->g.blocks.v[bi];
   for (size_t i = 0; i < b->lines.n; i++) {
     const PPLines *r = &b->lines.v[i];
     int fi = cov_file_index(cov, c->t->files.v[r->file], c->view->u->tables_path);
     const PPCovFile *f = &cov->files.v[fi];
     for (unsigned ln = r->first; ln <= r->last; ln++) {
       if (!f->src) { cov_push_line(out, fi, ln); continue; }
+      if (ln != r->first && held_elsewhere(&c->f->g, bi, r, ln)) continue;
       if (ln != r->first && !cov_starts_statement(f, r->first, ln)) {
         if (cov_has_call(f, ln)) cov_push_line(out, fi, ln);  /* GCC places a call on its own line */
         continue;
@@ -441,8 +463,7 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   /* lines */
   cov_push_line(&v->b.v[PP_ENTRY].lines, c->file, c->name_line);
   for (size_t i = 0; i < nb; i++)
-    if (v->b.v[i].alive) block_lines(cov, c, &g->blocks.v[i], &v->b.v[i].lines);
-  if (cov->gcov_nocode) drop_nocode_lines(cov, c, v);
+    if (v->b.v[i].alive) block_lines(cov, c, (int)i, &v->b.v[i].lines);
   /* the implicit return at '}' */
   int falloff = -1, returns = 0;
   for (size_t i = 0; i < g->edges.n; i++)
@@ -485,6 +506,7 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   }
   label_runs(v);
   const_conds(cov, v);
+  if (cov->gcov_nocode) drop_nocode_lines(cov, c, v);
 }
 
 /* Blocks without code disappear into their neighbours (GCC removes forwarder blocks). */
