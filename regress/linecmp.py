@@ -76,8 +76,9 @@ def segment_lines(segs, src):
                 best = count
         here = [s for s in segs[bisect.bisect_left(keys, (ln, 0)):bisect.bisect_left(keys, (ln + 1, 0))] if s[3] and s[4] and not s[5]]
         starts = bool(here)
-        for s in here:  # a body's '{' on a line with nothing else in a region: the function's line
-            if best is None and src[ln - 1][s[1] - 1:s[1]] == "{":
+        head = LOOP_HEAD.match(code_of(src[ln - 1]))
+        for s in here:  # a body's '{': a function's line, a loop head's rounds
+            if (best is None or (head and s[2] > best)) and src[ln - 1][s[1] - 1:s[1]] == "{":
                 best = s[2]
         if best is not None or starts:
             lines[ln] = (best, starts)
@@ -190,11 +191,11 @@ def t_loop_head(src, ln, text, g, c, starts, p):
 
 
 def t_no_code(src, ln, text, g, c, starts, p):
-    return g is None and p is not None and (p == c or (p == 0 and c is None) or bool(re.search(r"\bassert\s*\(", text)))
+    return g is None and p is not None and (p == c or p == 0 or bool(re.search(r"\bassert\s*\(", text)))
 
 
 def t_case(src, ln, text, g, c, starts, p):
-    return p == c and g != p and bool(CASE.match(code_of(text)))
+    return g != p and (p == c or (p == 0 and g)) and bool(CASE.match(code_of(text)))
 
 
 def t_label(src, ln, text, g, c, starts, p):
@@ -205,12 +206,22 @@ def t_cleanup(src, ln, text, g, c, starts, p):
     return p == c and g is not None and p is not None and g > p and bool(JUMP.match(code_of(text)))
 
 
+def t_function(src, ln, text, g, c, starts, p):
+    t = code_of(text).strip()
+    return p == c and g is not None and p is not None and g != p and "(" in t and not t.endswith(";") and \
+        not re.match(r"(if|while|for|switch|return|do|else)\b", t)
+
+
+def t_inline(src, ln, text, g, c, starts, p):
+    return c is None and g is not None and p is not None and g < p
+
+
 def t_twice(src, ln, text, g, c, starts, p):
     return (p == c or c is None) and g is not None and p is not None and g > p
 
 
 def t_continuation(src, ln, text, g, c, starts, p):
-    return p is None and g is not None and (not starts or g == c)
+    return p is None and g is not None and (not starts or g == c or c is None)
 
 
 def t_constant(src, ln, text, g, c, starts, p):
@@ -244,6 +255,10 @@ CLASSES = [
      "block with the label's line), pathprof and clang every entry"),
     ("cleanup", t_cleanup, "class 5: GCC runs one cleanup block for the jumps out of a scope with locals in memory and "
      "gives it the line of the scope's first return, continue or goto"),
+    ("function line", t_function, "a function's line counts its calls; gcov counts the rounds of a loop or the "
+     "entries of a label the body begins with (GCC's first block holds both)"),
+    ("inline", t_inline, "class 6: an always_inline function's lines count every call in pathprof; gcov counts "
+     "what the inlined copies left on them, clang maps no region there"),
     ("gcov twice", t_twice, "classes 6 and 7: gcov counts the line more than once per execution (a statement spread "
      "over lines with a call on a later line, calls of always_inline functions, loops on one line)"),
     ("continuation", t_continuation, "a continuation line of a statement: gcov counts it where GCC gives an "

@@ -173,7 +173,6 @@ void pp_coverage_build_lines(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
   for (size_t i = 0; i < cov->funcs.n; i++) {
     cov_build_vgraph(cov, &cov->funcs.v[i], &vgs[i]);
     cov_contract(&vgs[i]);
-    cov_name_line_home(cov, &vgs[i]);
   }
   /* the files' line tables are as long as their longest line reference */
   for (size_t i = 0; i < cov->funcs.n; i++) {

@@ -66,9 +66,5 @@ void cov_line_counts(PPCoverage *cov, VGraph *vgs);
 /* The line of the function's name: as the tables record it, else found at or after its first line
    (the return type may come first). */
 unsigned cov_name_line(const PPCovFile *src, const PPTabFunc *f);
-/* GCC's first block starts with the body's first statement; when that is a label (a user
-   label, the top of a do-while or of a loop without a condition) the function's name line sits
-   in that block. A while or for with a condition starts with a jump to it instead. */
-void cov_name_line_home(PPCoverage *cov, VGraph *v);
 
 #endif

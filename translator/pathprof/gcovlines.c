@@ -15,7 +15,9 @@
    Where GCC's lowering gives a line a count that is not what ran there, the line keeps what
    ran (README, "Line counts against gcov and llvm-cov"): a user label counts every entry into it
    (GCC gives a conditional jump to a label a block of its own holding the label's line, so gcov
-   counts only those jumps there), a loop head without a condition counts the loop's rounds. */
+   counts only those jumps there), a loop head without a condition counts the loop's rounds, and
+   the function's line counts its calls (GCC's first block also holds the top of a loop or a label
+   the body begins with, so gcov counts their rounds there). */
 #include "covint.h"
 #include <ctype.h>
 #include <errno.h>
@@ -324,34 +326,6 @@ static bool begins_with(const PPCovFile *f, unsigned ln, const char *const *kw) 
   }
   free(t);
   return yes;
-}
-
-/* GCC's first block starts with the body's first statement; when that is a label (a user
-   label, the top of a do-while or of a loop without a condition) the function's name line sits
-   in that block. A while or for with a condition starts with a jump to it instead. */
-void cov_name_line_home(PPCoverage *cov, VGraph *v) {
-  static const char *const loops[] = { "while", "for", 0 };
-  VBlock *e = &v->b.v[PP_ENTRY];
-  if (e->lines.n != 1) return;
-  int x = PP_ENTRY, only, guard = 0;
-  while (out_arcs(v, x, &only) == 1 && guard++ < 100000) {
-    x = v->a.v[only].dst;
-    if (v->b.v[x].lines.n || !v->b.v[x].alive) break;
-  }
-  if (x == PP_ENTRY || !v->b.v[x].alive || !v->b.v[x].lines.n) return;
-  int in = 0;
-  for (size_t i = 0; i < v->a.n; i++) in += v->a.v[i].dst == x && v->a.v[i].src >= 0;
-  LRef first = v->b.v[x].lines.v[0];
-  bool target = v->b.v[x].label == 2 || (in >= 2 && !begins_with(&cov->files.v[first.file], first.line, loops));
-  if (!target) return;
-  LRefs l = {0};
-  VEC_PUSH(l, e->lines.v[0]);
-  for (size_t i = 0; i < v->b.v[x].lines.n; i++)
-    if (v->b.v[x].lines.v[i].line != e->lines.v[0].line || v->b.v[x].lines.v[i].file != e->lines.v[0].file)
-      VEC_PUSH(l, v->b.v[x].lines.v[i]);
-  VEC_FREE(v->b.v[x].lines);
-  v->b.v[x].lines = l;
-  e->lines.n = 0;
 }
 
 /* A line holding nothing but labels (case X:, default:, name:)? */
