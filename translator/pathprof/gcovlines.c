@@ -394,8 +394,10 @@ static void const_conds(PPCoverage *cov, VGraph *v) {
     v->a.v[val ? arcs[0] : arcs[1]].from_cond = false;
     /* while (1) keeps its line, which counts the loop's rounds (GCC folds the test, and gcov counts
        the line only when the body's scope has locals, with the rounds that reached the body's
-       end; clang counts the rounds); while (0) keeps its line: the jump to the test */
-    if (!loop_top) x->lines.n--;
+       end; clang counts the rounds); while (0) keeps its line: the jump to the test. Other
+       constant conditions count their runs, as clang does, unless the report follows gcov
+       (--no-code=gcov, which drops every constant condition's line) */
+    if (!loop_top && cov->gcov_nocode) x->lines.n--;
     changed = true;
   }
   if (!changed) return;
