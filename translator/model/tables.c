@@ -83,6 +83,7 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
                         "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
   if (!f->hash && !f->kpath) json_object_set_new(o, "offset", u64_str(f->offset));
   if (f->name_line) json_object_set_new(o, "name_line", json_integer(f->name_line));
+  if (f->src_hash) json_object_set_new(o, "source_hash", u64_str(f->src_hash));
   if (edge_mode) {  /* the virtual exit->entry edge counts among the edges */
     json_object_set_new(o, "counters", json_integer(f->counters));
     json_object_set_new(o, "edges_instrumented", json_integer(f->counters));
@@ -278,6 +279,7 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   f->line = (unsigned)json_integer_value(json_object_get(o, "line"));
   f->end_line = (unsigned)json_integer_value(json_object_get(o, "end_line"));
   f->name_line = (unsigned)json_integer_value(json_object_get(o, "name_line"));
+  if (json_object_get(o, "source_hash") && get_u64(o, "source_hash", &f->src_hash)) return -1;
   f->hash = !strcmp(str_or(o, "counter", ""), "hash");
   f->kpath = !strcmp(str_or(o, "counter", ""), "kpath");
   f->probes = (int)json_integer_value(json_object_get(o, "probes"));

@@ -9,6 +9,7 @@ typedef struct {
   int file;
   unsigned line, end_line;
   unsigned name_line;   /* the line of the function's name (0: tables from before it was recorded) */
+  uint64_t src_hash;    /* hash of the function's preprocessed text (0: not recorded) */
   PPGraph g;            /* numbered and placed DAG */
   bool hash;            /* counts in the hash table instead of an array */
   bool kpath;           /* ids go to the k-slab forest (KSLB record) instead of counters */

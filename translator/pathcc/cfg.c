@@ -557,6 +557,8 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);
   f->end_line = presumed(&b, clang_getRangeEnd(r), NULL);
+  unsigned from = offset_of(clang_getRangeStart(r)), to = offset_of(clang_getRangeEnd(r));
+  if (from < to && to <= src->len) f->src_hash = pp_fnv1a(PP_FNV_BASIS, src->text + from, to - from);
   Kids k = kids(fn);
   CXCursor bd = k.n ? k.v[k.n - 1] : clang_getNullCursor();
   *why = refused_by_attribute(src, k);

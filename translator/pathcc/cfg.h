@@ -34,6 +34,7 @@ typedef struct {
   int file;                /* index into the unit's file list */
   unsigned line, end_line;
   unsigned name_line;      /* the line of the function's name */
+  uint64_t src_hash;       /* FNV-1a of the function's preprocessed text: which source it was built from */
   PPGraph g;
   VEC(PPSite) sites;
   VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */

@@ -147,6 +147,7 @@ static void plan(Unit *u, PPFunc *f) {
     t.line = f->line;
     t.end_line = f->end_line;
     t.name_line = f->name_line;
+    t.src_hash = f->src_hash;
     t.entry_slot = -1;
     for (size_t i = 0; i < f->g.edges.n; i++) {
       const PPEdge *e = &f->g.edges.v[i];

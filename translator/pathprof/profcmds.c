@@ -1,6 +1,7 @@
 /* pathprof merge, diff and residual: profiles against each other. */
 #include "commands.h"
 #include "coverage.h"
+#include "model/pathkey.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -98,11 +99,14 @@ int pp_cmd_merge(int argc, char **argv) {
   return rc;
 }
 
-/* ---- paths keyed by what they run through ---- */
+/* ---- paths keyed by the decisions they take ---- */
 
-/* A function is named by its file and name; a path by the lines it runs through, so profiles
-   of two builds of the same source still compare (ids alone would not). */
-typedef struct { char *func, *where, *path; uint64_t id, count; } KPath;
+/* A function is named by its file and name, and its shape says which source it was built from;
+   a path by its exact key (model/pathkey.h: its start and each decision it takes, as source
+   position and outcome), so profiles of two builds of the same source compare path by path and
+   no two paths are taken for one (their lines alone would not tell paths that differ inside a
+   line apart). path is what reports print: its lines. */
+typedef struct { char *func, *where, *path, *key; uint64_t id, count, shape; } KPath;
 typedef VEC(KPath) KPaths;
 
 static const char *base(const char *p) {
@@ -121,7 +125,8 @@ static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
     for (size_t k = 0; k < v[i].n; k++) {
       if (uninteresting && (!f->ppp || pp_ppp_slot(&f->num, v[i].paths[k].id) >= 0)) continue;
       KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", base(file), f->line, f->end_line),
-                  pp_path_lines(&v[i].u->tab, f, v[i].paths[k].id), v[i].paths[k].id, v[i].paths[k].count };
+                  pp_path_lines(&v[i].u->tab, f, v[i].paths[k].id), pp_path_key(&v[i].u->tab, f, v[i].paths[k].id),
+                  v[i].paths[k].id, v[i].paths[k].count, pp_func_shape(&v[i].u->tab, f) };
       VEC_PUSH(*out, p);
     }
   }
@@ -131,7 +136,7 @@ static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
 static int kcmp(const void *a, const void *b) {
   const KPath *x = a, *y = b;
   int c = strcmp(x->func, y->func);
-  return c ? c : strcmp(x->path, y->path);
+  return c ? c : strcmp(x->key, y->key);
 }
 
 static int kidcmp(const void *a, const void *b) {
@@ -140,28 +145,102 @@ static int kidcmp(const void *a, const void *b) {
   return c ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
+static const char *fn_name(const char *key) {
+  const char *t = strchr(key, '\t');
+  return t ? t + 1 : key;
+}
+
+static void kpfree(KPath *p) { free(p->func); free(p->where); free(p->path); free(p->key); }
+
 static void kfree(KPaths *k) {
-  for (size_t i = 0; i < k->n; i++) { free(k->v[i].func); free(k->v[i].where); free(k->v[i].path); }
+  for (size_t i = 0; i < k->n; i++) kpfree(&k->v[i]);
   VEC_FREE(*k);
 }
 
-/* Sums equal keys (several ids can run through the same lines). */
+/* Sums equal keys: one path of a function compiled into several units (a static inline of a
+   header) has one key. */
 static void ksort(KPaths *k) {
   pp_sort(k->v, k->n, sizeof *k->v, kcmp);
   size_t j = 0;
   for (size_t i = 0; i < k->n; i++) {
     if (j && !kcmp(&k->v[j - 1], &k->v[i])) {
       k->v[j - 1].count = pp_sat_add(k->v[j - 1].count, k->v[i].count);
-      free(k->v[i].func); free(k->v[i].where); free(k->v[i].path);
+      kpfree(&k->v[i]);
     } else k->v[j++] = k->v[i];
   }
   k->n = j;
 }
 
-static const char *fn_name(const char *key) {
-  const char *t = strchr(key, '\t');
-  return t ? t + 1 : key;
+/* Paths of one function that run through the same lines print the same; each such path's text
+   gets the decisions that tell it from the others ("{9:14=T}"), among the paths of all of
+   lists[0..n) (a residual path is told from the baseline's paths too). */
+static void tell_apart(KPaths *k, KPaths *const *lists, size_t n) {
+  char **text = pp_xcalloc(k->n + 1, sizeof *text);
+  for (size_t i = 0; i < k->n; i++) {
+    VEC(const char *) same = {0};
+    for (size_t l = 0; l < n; l++)
+      for (size_t j = 0; j < lists[l]->n; j++) {
+        const KPath *o = &lists[l]->v[j];
+        if (!strcmp(o->func, k->v[i].func) && !strcmp(o->path, k->v[i].path) && strcmp(o->key, k->v[i].key)) VEC_PUSH(same, o->key);
+      }
+    if (same.n) {
+      char *d = pp_key_difference(k->v[i].key, same.v, same.n);
+      text[i] = pp_xasprintf("%s {%s}", k->v[i].path, *d ? d : k->v[i].key);
+      free(d);
+    }
+    VEC_FREE(same);
+  }
+  for (size_t i = 0; i < k->n; i++)  /* after all are known: the comparisons read the lines */
+    if (text[i]) { free(k->v[i].path); k->v[i].path = text[i]; }
+  free(text);
 }
+
+/* tell_apart on two lists against each other: both are annotated from the lines as they were. */
+static void tell_apart_both(KPaths *a, KPaths *b) {
+  KPaths ca = {0};
+  for (size_t i = 0; i < a->n; i++) {
+    KPath p = a->v[i];
+    p.path = pp_xstrdup(p.path);
+    VEC_PUSH(ca, p);
+  }
+  KPaths *lists[2] = { &ca, b };
+  tell_apart(a, lists, 2);
+  tell_apart(b, lists, 2);
+  for (size_t i = 0; i < ca.n; i++) free(ca.v[i].path);
+  VEC_FREE(ca);
+}
+
+/* Functions that both lists hold, built from different source (their shapes differ): named
+   once on stdout, and their paths dropped from both lists, so they are not compared. */
+static size_t drop_changed(KPaths *a, KPaths *b, const char *what, PPStr *msg) {
+  VEC(char *) gone = {0};  /* the functions built from different source, each once */
+  for (size_t i = 0; i < a->n; i++) {
+    const KPath *x = &a->v[i];
+    if (i && !strcmp(a->v[i - 1].func, x->func)) continue;
+    bool changed = false;
+    for (size_t j = 0; j < b->n && !changed; j++) changed = !strcmp(b->v[j].func, x->func) && b->v[j].shape != x->shape;
+    if (!changed) continue;
+    pp_str_addf(msg, "%s (%s): built from different source in the two profiles: its paths are not %s\n", fn_name(x->func),
+                x->where, what);
+    VEC_PUSH(gone, pp_xstrdup(x->func));
+  }
+  for (int side = 0; side < 2 && gone.n; side++) {
+    KPaths *l = side ? b : a;
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+      bool changed = false;
+      for (size_t j = 0; j < gone.n && !changed; j++) changed = !strcmp(gone.v[j], l->v[i].func);
+      if (changed) kpfree(&l->v[i]);
+      else l->v[k++] = l->v[i];
+    }
+    l->n = k;
+  }
+  size_t n = gone.n;
+  for (size_t j = 0; j < gone.n; j++) free(gone.v[j]);
+  VEC_FREE(gone);
+  return n;
+}
+
 
 /* ---- diff ---- */
 
@@ -193,6 +272,9 @@ int pp_cmd_diff(int argc, char **argv) {
   collect(&lb, &b, false);
   ksort(&a);
   ksort(&b);
+  PPStr changed = {0};
+  drop_changed(&a, &b, "compared", &changed);
+  tell_apart_both(&a, &b);
   VEC(Delta) d = {0};
   size_t i = 0, j = 0;
   while (i < a.n || j < b.n) {
@@ -206,6 +288,9 @@ int pp_cmd_diff(int argc, char **argv) {
   }
   pp_sort(d.v, d.n, sizeof *d.v, by_delta);
   printf("pathprof diff: %s -> %s: %zu paths differ\n", files[0], files[1], d.n);
+  bool rebuilt = changed.n > 0;
+  if (changed.n) printf("%s", changed.s);
+  free(changed.s);
   const char *cur = NULL;
   for (size_t k = 0; k < d.n; k++) {
     const KPath *p = d.v[k].a ? d.v[k].a : d.v[k].b;
@@ -220,7 +305,7 @@ int pp_cmd_diff(int argc, char **argv) {
     printf("  %+13" PRId64 " %12" PRIu64 " %12" PRIu64 "  %s\n", d.v[k].d, d.v[k].a ? d.v[k].a->count : 0,
            d.v[k].b ? d.v[k].b->count : 0, p->path);
   }
-  int rc = d.n ? 1 : 0;
+  int rc = d.n || rebuilt ? 1 : 0;
   if (la.missing || lb.missing) rc = 2;
   VEC_FREE(d);
   kfree(&a); kfree(&b);
@@ -271,21 +356,28 @@ int pp_cmd_residual(int argc, char **argv) {
   pp_loaded_free(&lf);
   ksort(&seen);
   if (base.n) ksort(&run);
-  else pp_sort(run.v, run.n, sizeof *run.v, kidcmp);  /* one build: ids tell paths with equal lines apart */
+  else pp_sort(run.v, run.n, sizeof *run.v, kidcmp);
+  PPStr changed = {0};
+  drop_changed(&run, &seen, "compared with the baseline's", &changed);
   /* the field's paths the baseline never ran, busiest function first */
   KPaths res = {0};
   size_t j = 0;
   for (size_t i = 0; i < run.n; i++) {
     while (j < seen.n && kcmp(&seen.v[j], &run.v[i]) < 0) j++;
     if (j < seen.n && !kcmp(&seen.v[j], &run.v[i])) continue;
-    KPath p = { pp_xstrdup(run.v[i].func), pp_xstrdup(run.v[i].where), pp_xstrdup(run.v[i].path), run.v[i].id, run.v[i].count };
+    KPath p = { pp_xstrdup(run.v[i].func), pp_xstrdup(run.v[i].where), pp_xstrdup(run.v[i].path), pp_xstrdup(run.v[i].key),
+                run.v[i].id, run.v[i].count, run.v[i].shape };
     VEC_PUSH(res, p);
   }
+  KPaths *both[2] = { &res, &seen };
+  tell_apart(&res, both, 2);
   size_t nfunc = 0;
   for (size_t i = 0; i < res.n; i++) nfunc += !i || strcmp(res.v[i].func, res.v[i - 1].func);
   printf("pathprof residual: %zu paths of %s in %zu functions were never executed by", res.n, field, nfunc);
   for (size_t i = 0; i < base.n; i++) printf(" %s", base.v[i]);
   printf("%s\n", base.n ? "" : " the profile its ppp build was given (--interesting)");
+  if (changed.n) printf("%s", changed.s);
+  free(changed.s);
   for (size_t i = 0; i < res.n;) {
     size_t k = i;
     uint64_t runs = 0;

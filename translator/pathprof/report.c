@@ -3,6 +3,7 @@
 #include "model/load.h"
 #include "model/number.h"
 #include "model/kipf.h"
+#include "model/pathkey.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -28,6 +29,25 @@ static const char *base(const char *p) {
   return s ? s + 1 : p;
 }
 
+/* The text of executed path i of v: its lines, and when another executed path of the function
+   runs through the same lines, the decisions that tell them apart ("{12:9=F}": line 12, column 9,
+   false), which way each goes on that line. lines[] holds every executed path's lines. */
+static char *path_text(const PPFuncView *v, char **lines, size_t i) {
+  const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
+  VEC(char *) same = {0};
+  for (size_t j = 0; j < v->n; j++)
+    if (j != i && !strcmp(lines[j], lines[i])) VEC_PUSH(same, pp_path_key(&v->u->tab, f, v->paths[j].id));
+  if (!same.n) return pp_xstrdup(lines[i]);
+  char *key = pp_path_key(&v->u->tab, f, v->paths[i].id);
+  char *d = pp_key_difference(key, (const char *const *)same.v, same.n);
+  char *t = pp_xasprintf("%s {%s}", lines[i], *d ? d : key);
+  for (size_t j = 0; j < same.n; j++) free(same.v[j]);
+  VEC_FREE(same);
+  free(key);
+  free(d);
+  return t;
+}
+
 static void print_function(const PPFuncView *v, size_t top) {
   const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
   printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
@@ -37,12 +57,16 @@ static void print_function(const PPFuncView *v, size_t top) {
   if (v->copies > 1) printf(", compiled into %d units", v->copies);
   printf("\n");
   if (v->overflow) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", v->overflow);
+  char **all = pp_xcalloc(v->n + 1, sizeof *all);
+  for (size_t i = 0; i < v->n; i++) all[i] = pp_path_lines(&v->u->tab, f, v->paths[i].id);
   for (size_t i = 0; i < v->n && i < top; i++) {
-    char *lines = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+    char *text = path_text(v, all, i);
     printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", v->paths[i].count,
-           100.0 * (double)v->paths[i].count / (double)v->total, v->paths[i].id, lines);
-    free(lines);
+           100.0 * (double)v->paths[i].count / (double)v->total, v->paths[i].id, text);
+    free(text);
   }
+  for (size_t i = 0; i < v->n; i++) free(all[i]);
+  free(all);
   if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
 }
 
