@@ -159,7 +159,11 @@ def move_brace_regions(rows, src):
                 rows.get(k, (None, None, False, None))[3] is None and not rows.get(k, (None, None, False, None))[2]:
             k -= 1
         above = rows.get(k)
-        if k <= 0 or above is None or above[2] or (above[0] is None and above[3] is None):
+        if k <= 0 or above is None or (above[0] is None and above[3] is None):
+            continue
+        if above[2]:  # a region starts above too: only a loop head takes its body's count
+            if LOOP_HEAD.search(code_of(src[k - 1])) and c is not None and (above[1] is None or c > above[1]):
+                rows[k] = (above[0], c, True, above[3])
             continue
         rows[k] = (above[0], c, True, above[3])
         rows[ln] = (g, None, False, p)
@@ -187,22 +191,35 @@ def llvm_agrees(g, c, starts, p, text=""):
 # Each difference has a class (README, "Line counts against gcov and llvm-cov"): a name, a test
 # on the line (the source, its number, its text and the three counts) and the reason. The first
 # class that matches wins; a line that matches none is unexplained.
-LOOP_HEAD = re.compile(r"^\s*}?\s*(while\s*\(\s*[A-Za-z_0-9]+\s*\)|for\s*\([^;]*;\s*;[^;]*\))\s*{?\s*$")
+LOOP_HEAD = re.compile(r"(^|[;)]|\belse)\s*}?\s*(while\s*\(\s*[A-Za-z_0-9]+\s*\)|for\s*\([^;]*;\s*;[^;]*\))\s*{?\s*$")
 LABEL = re.compile(r"^\s*[A-Za-z_][A-Za-z_0-9]*\s*:(?!:)")
 CASE = re.compile(r"^\s*(case\b[^:]*|default\s*):")
 JUMP = re.compile(r"^\s*}?\s*(return\b|goto\b|continue\b|break\b)")
 
 
 def t_loop_head(src, ln, text, g, c, starts, p):
-    return p is not None and p == c and bool(LOOP_HEAD.match(code_of(text)))
+    return p is not None and (p == c or g != c) and bool(LOOP_HEAD.search(code_of(text)))
 
 
 def t_no_code(src, ln, text, g, c, starts, p):
-    return g is None and p is not None and (p == c or p == 0 or bool(re.search(r"\bassert\s*\(", text)))
+    return g is None and p is not None and (p == c or p == 0 or bool(re.search(r"assert\w*\s*\(", text)))
 
 
 def t_case(src, ln, text, g, c, starts, p):
     return g != p and (p == c or (p == 0 and g)) and bool(CASE.match(code_of(text)))
+
+
+def t_case_run(src, ln, text, g, c, starts, p):
+    return p != c and bool(CASE.match(code_of(text)))
+
+
+def t_brace(src, ln, text, g, c, starts, p):
+    return p is None and g is not None and not code_of(text).strip(" \t{}")
+
+
+def t_arms(src, ln, text, g, c, starts, p):
+    t = code_of(text)
+    return p is not None and c is not None and p > c and ":" in t.replace("::", "") and not CASE.match(t)
 
 
 def t_label(src, ln, text, g, c, starts, p):
@@ -240,7 +257,7 @@ def t_gcov_less(src, ln, text, g, c, starts, p):
 
 
 def t_unfinished(src, ln, text, g, c, starts, p):
-    return g == c and g is not None and p is not None and p < g
+    return p is not None and c is not None and p < c and (g is None or p < g)
 
 
 def t_llvm_none(src, ln, text, g, c, starts, p):
@@ -258,6 +275,12 @@ CLASSES = [
      "a static function no caller uses); pathprof counts the statement, as clang does (--no-code=gcov leaves them "
      "out); clang's regions around an assert that expands to nothing follow the code after it"),
     ("case label", t_case, "class 4: a case label whose statement emits no code gets the next block's count in gcov"),
+    ("case run", t_case_run, "a run of case labels is one block (as in GCC): its first label counts the run's entries, "
+     "the later ones none; clang counts each label's own entries (gcov differs where a label's statement emits no code)"),
+    ("brace", t_brace, "gcov counts a brace where GCC puts code for the block (a scope's locals in memory, a loop's "
+     "jump back); pathprof counts statements, clang starts the block's region there"),
+    ("?: arms", t_arms, "both arms of a ?: on one line: the line counts both arms' runs; clang's largest region is one "
+     "arm's, gcov puts the ?: blocks on the expression's last line"),
     ("label", t_label, "a user label: gcov counts only the conditional jumps to it there (GCC gives each such jump a "
      "block with the label's line), pathprof and clang every entry"),
     ("cleanup", t_cleanup, "class 5: GCC runs one cleanup block for the jumps out of a scope with locals in memory and "
@@ -274,8 +297,9 @@ CLASSES = [
      "counts their regions 0; pathprof counts what the program evaluates"),
     ("gcov less", t_gcov_less, "gcov counts less than ran (code GCC moved to another line, a line GCC folded into "
      "a jump)"),
-    ("unfinished", t_unfinished, "less than gcov and clang, which agree: activations still running when the program "
-     "ends (exit() from a callee) never finish their last path, so it is not counted (README, Known limits)"),
+    ("unfinished", t_unfinished, "less than clang (and gcov): activations still running when the program ends (exit() "
+     "from a callee) or left by longjmp (Lua's errors and coroutines) never finish their last path, so it is not "
+     "counted (README, Known limits)"),
     ("llvm: no region", t_llvm_none, "clang maps no region on the line (a function's line above its parameters, "
      "code only a macro's expansion holds); pathprof equals gcov"),
     ("llvm other", t_llvm_other, "pathprof equals gcov; clang's regions split the line otherwise"),

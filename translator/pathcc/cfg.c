@@ -209,6 +209,12 @@ static void do_stmt(Builder *b, CXCursor c, Kids k) {
   b->cur = x;
 }
 
+/* Is the text at off the first on its line (nothing but blanks before it)? */
+static bool first_on_line(Builder *b, unsigned off) {
+  while (off > 0 && (b->src->text[off - 1] == ' ' || b->src->text[off - 1] == '\t')) off--;
+  return off == 0 || b->src->text[off - 1] == '\n';
+}
+
 /* for (init; cond; inc) body: init joins the current block; an empty condition or increment
    still gets a site in its empty slot, so every edge has a place for its code. */
 static void for_stmt(Builder *b, CXCursor c, Kids k) {
@@ -232,7 +238,8 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   else cfg_add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
   b->cur = h;
   if (!clang_Cursor_isNull(cond)) loop_cond(b, c, cond, bb, x);
-  else {  /* for (;;): the head's line counts the loop's rounds, as a condition's would */
+  else if (clang_Cursor_isNull(init) && clang_Cursor_isNull(inc) && first_on_line(b, start_of(c))) {
+    /* for (;;) alone: the head's line counts the loop's rounds, as a condition's would */
     int file;
     unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
     pp_block_add_lines(b->g, h, file, line, line);
@@ -240,7 +247,7 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
     VEC_PUSH(b->g->blocks.v[h].stmts, st);
     cfg_set_pos(b, h, c, true);
     leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
-  }
+  } else leave_to(b, cfg_add_site(b, SK_FORCOND, s2, s2, SIDE_OPEN), ARM_POST, bb, EK_NORMAL);
   b->cur = bb;
   loop_body(b, c, body, x, ib, ib);
   b->cur = ib;

@@ -380,13 +380,29 @@ void cfg_expr_flow(Builder *b, CXCursor e) {
   VEC_FREE(k);
 }
 
+/* What runs of condition e after the decisions inside it were split off ((a ||\n b) == x: the
+   comparison) runs on the line of a binary operator's right operand, else on e's first line. */
+static void rest_lines(Builder *b, CXCursor e) {
+  Kids k = kids(e);
+  CXCursor at = kind(e) == CXCursor_BinaryOperator && k.n == 2 ? k.v[1] : e;
+  int file;
+  unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(at)), &file);
+  VEC_FREE(k);
+  pp_block_add_lines(b->g, b->cur, file, line, line);
+  PPStmt st = { file, line, line, false, false };
+  VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
+  note_facts(b, e);
+}
+
 /* A decision on expression e: ends the current block with edges to t (true) and f; st, sf:
    where its outcomes lead within the decision being recorded. */
 static void cond_leaf(Builder *b, CXCursor e, int t, int f, int st, int sf) {
+  int before = b->cur;
   if (cfg_has_decisions(b, e)) cfg_expr_flow(b, e);
   int s = cfg_add_site(b, SK_COND, start_of(e), end_of(e), SIDE_OPEN);
   cfg_set_head(b, s);
-  cfg_add_lines(b, e);
+  if (b->cur == before) cfg_add_lines(b, e);
+  else rest_lines(b, e);
   cfg_set_pos(b, b->cur, e, true);
   CXEvalResult r = clang_Cursor_Evaluate(bare(e));  /* a constant condition: the compiler folds it */
   if (r) {
