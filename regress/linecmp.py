@@ -173,6 +173,14 @@ def show(v):
     return "-" if v is None else str(v)
 
 
+def in_directive(src, ln):
+    """Is line ln part of a preprocessor directive (its own line or a continuation of one)?"""
+    k = ln
+    while k > 1 and src[k - 2].rstrip().endswith("\\"):
+        k -= 1
+    return k <= len(src) and src[k - 1].lstrip().startswith("#")
+
+
 def llvm_agrees(g, c, starts, p, text=""):
     """pathprof's count against llvm-cov's: a count must equal the line's region count; no count
     is right where no region starts on the line, or where only braces, else or do are (clang
@@ -334,7 +342,7 @@ def check(name, under, gcov, llvm, pathprof, table):
         move_brace_regions(rows[f], src)
         ran = any(r[3] is not None for r in rows[f].values())
         for ln, (g, c, starts, p) in sorted(rows[f].items()):
-            if g is None and p is None:
+            if (g is None and p is None) or in_directive(src, ln):
                 continue
             total += 1
             ag, al = g == p, llvm_agrees(g, c, starts, p, src[ln - 1] if ln <= len(src) else "")
@@ -379,7 +387,7 @@ def against_llvm(tag, name, llvm, pathprof, known_file):
         src = open(f, errors="replace").read().split("\n")
         move_brace_regions(rows[f], src)
         for ln, (g, c, starts, p) in sorted(rows[f].items()):
-            if p is None and not starts:
+            if (p is None and not starts) or in_directive(src, ln):
                 continue
             code = src[ln - 1].strip() if ln <= len(src) else ""
             if llvm_agrees(g, c, starts, p, src[ln - 1] if ln <= len(src) else ""):

@@ -13,8 +13,8 @@ d=$E2E_DIR
 if [ -z "${LINES_REAL_NORAND:-}" ] && setarch "$(uname -m)" -R true 2>/dev/null; then
   LINES_REAL_NORAND=1 exec setarch "$(uname -m)" -R sh "$0" "$@"
 fi
-P="$top/bin/pathcc"
-R="$top/bin/pathprof"
+P=${LINES_REAL_PATHCC:-$top/bin/pathcc}   # another build's tools: its agreement table
+R=${LINES_REAL_PATHPROF:-$top/bin/pathprof}
 unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS
 if [ "$(id -u)" = 0 ]; then sh "$top/scripts/deps.sh" clang-19 llvm-19 dpkg-dev gpgv >/dev/null 2>&1; fi
 for t in gcov clang-19 llvm-cov-19 llvm-profdata-19 dpkg-source; do

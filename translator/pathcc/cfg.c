@@ -215,6 +215,13 @@ static bool first_on_line(Builder *b, unsigned off) {
   return off == 0 || b->src->text[off - 1] == '\n';
 }
 
+/* Is there code before off on its line, not just labels and braces (what precedes the label a
+   macro plants after its goto)? */
+static bool code_before(Builder *b, unsigned off) {
+  while (off > 0 && (b->src->text[off - 1] == ' ' || b->src->text[off - 1] == '\t')) off--;
+  return off > 0 && !strchr("\n:{}", b->src->text[off - 1]);
+}
+
 /* for (init; cond; inc) body: init joins the current block; an empty condition or increment
    still gets a site in its empty slot, so every edge has a place for its code. */
 static void for_stmt(Builder *b, CXCursor c, Kids k) {
@@ -335,7 +342,10 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
   b->g->blocks.v[nb].label = label_text(b, start_of(c), colon);
   int file;
   unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);
-  pp_block_add_lines(b->g, nb, file, line, line);
+  /* A user label after code on its line (the return point a PCRE2-style RMATCH macro plants
+     after its goto) gives the line no count of its own: the line counts its statement's runs,
+     not the jumps back into its middle too. */
+  if (is_case || !code_before(b, start_of(c))) pp_block_add_lines(b->g, nb, file, line, line);
   cfg_set_pos(b, nb, c, true);
   if (is_case) {
     Switch *sw = &b->sw.v[b->sw.n - 1];

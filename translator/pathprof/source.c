@@ -157,11 +157,12 @@ static bool inert_decl(const char *s) {
     if (!type && in_list(w, n, stmt_kw)) return false;
     if (in_list(w, n, spec)) { type |= !cov_word_is(w, n, "const") && !cov_word_is(w, n, "volatile"); while (isspace((unsigned char)*p)) p++; continue; }
     if (cov_word_is(w, n, "struct") || cov_word_is(w, n, "union") || cov_word_is(w, n, "enum")) {
+      bool is_enum = cov_word_is(w, n, "enum");
       while (isspace((unsigned char)*p)) p++;
       while (isalnum((unsigned char)*p) || *p == '_') p++;
       type = true;
       while (isspace((unsigned char)*p)) p++;
-      if (*p == '{') {  /* the type's body: an enum's constants are no initializers */
+      if (*p == '{' && is_enum) {  /* an enum's constants are no initializers (a struct's VLA member runs code) */
         int depth = 0;
         for (; *p; p++)
           if (*p == '{') depth++;
