@@ -71,6 +71,7 @@ build() {  # tool out cflags ldflags files...
 # tools see the same file names.
 three_ways() {  # name srcdir cflags ldflags workload files...
   name=$1 src=$2 cflags=$3 ldflags=$4 work=$5; shift 5
+  hashing=no; [ "$name" = lua ] && hashing=yes
   o="$d/$name"
   rm -rf "$o"; mkdir -p "$o"
   for tool in gcc clang pathcc; do
@@ -89,7 +90,8 @@ three_ways() {  # name srcdir cflags ldflags workload files...
     llvm-cov-19 export -skip-expansions -skip-functions "$o/clang/prog" -instr-profile="$o/clang/prof.profdata" >"$o/clang/llvm.json" 2>"$o/clang/export.err"
   "$R" coverage --format json -o "$o/pathcc/cov.json" "$o/pathcc/pathprof.out" 2>"$o/pathcc/cov.err"
   python3 "$top/regress/linecmp.py" --check "$name" --under "$src" --gcov "$o/gcc/gcov.json" \
-    --llvm "$o/clang/llvm.json" --pathprof "$o/pathcc/cov.json" --table "$d/table.txt"
+    --llvm "$o/clang/llvm.json" --pathprof "$o/pathcc/cov.json" --table "$d/table.txt" \
+    --known "$top/regress/e2e/lines_real_known.txt" --address-hashing $hashing
 }
 
 # ---- the programs and their workloads ----
