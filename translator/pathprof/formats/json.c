@@ -90,7 +90,7 @@ void pp_format_json(FILE *o, const PPCoverage *c, const char *profile) {
   json_t *sum = jsum(&all);
   set_paths_total(sum, all.paths);
   json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o}", "format", "pathprof-coverage", "version", 1, "profile",
-                           profile, "line_model", "gcov-12", "summary", sum, "files", files);
+                           profile, "line_model", "source-1", "summary", sum, "files", files);
   json_dumpf(root, o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
   fputc('\n', o);
   json_decref(root);
