@@ -357,7 +357,7 @@ def check(name, under, gcov, llvm, pathprof, table, known_file=None, address_has
     rows = load_all(gcov, llvm, pathprof)
     known = load_known(known_file)
     under = os.path.realpath(under)
-    total = eq_gcov = eq_llvm = 0
+    total = eq_gcov = eq_llvm = claimed = denied = 0
     classes, bad = {}, []
     for f in sorted(rows):
         if not f.startswith(under + "/"):
@@ -369,6 +369,8 @@ def check(name, under, gcov, llvm, pathprof, table, known_file=None, address_has
             if (g is None and p is None) or in_directive(src, ln):
                 continue
             total += 1
+            claimed += bool(p) and not g and not c   # pathprof says it ran, neither tool does
+            denied += p == 0 and bool(g) and bool(c)  # pathprof says it never ran, both tools say it did
             ag, al = g == p, llvm_agrees(g, c, starts, p, src[ln - 1] if ln <= len(src) else "")
             eq_gcov += ag
             eq_llvm += al
@@ -384,7 +386,8 @@ def check(name, under, gcov, llvm, pathprof, table, known_file=None, address_has
             else:
                 text = src[ln - 1].strip() if ln <= len(src) else ""
                 bad.append("%s:%d (%s): gcov %s, llvm-cov %s, pathprof %s" % (os.path.relpath(f, under), ln, text[:50], show(g), show(c), show(p)))
-    row = {"program": name, "lines": total, "gcov": eq_gcov, "llvm": eq_llvm, "classes": classes, "unexplained": len(bad)}
+    row = {"program": name, "lines": total, "gcov": eq_gcov, "llvm": eq_llvm, "classes": classes, "unexplained": len(bad),
+           "claimed": claimed, "denied": denied}
     if table:
         with open(table, "a") as t:
             t.write(json.dumps(row) + "\n")
@@ -437,17 +440,19 @@ def against_llvm(tag, name, llvm, pathprof, known_file):
 def print_table(table):
     rows = [json.loads(l) for l in open(table) if l.strip()]
     names = sorted({k for r in rows for k in r["classes"]})
-    print("# | program | lines | = gcov | = llvm-cov | " + " | ".join(names) + " | unexplained |")
-    tot = {"lines": 0, "gcov": 0, "llvm": 0, "unexplained": 0}
-    for r in rows:
-        for k in tot:
-            tot[k] += r[k]
-        print("# | %s | %d | %.2f%% | %.2f%% | %s | %d |" % (r["program"], r["lines"], 100.0 * r["gcov"] / max(r["lines"], 1),
-              100.0 * r["llvm"] / max(r["lines"], 1), " | ".join(str(r["classes"].get(k, 0)) for k in names), r["unexplained"]))
-    if len(rows) > 1:
-        print("# | all | %d | %.2f%% | %.2f%% | %s | %d |" % (tot["lines"], 100.0 * tot["gcov"] / max(tot["lines"], 1),
-              100.0 * tot["llvm"] / max(tot["lines"], 1), " | ".join(str(sum(r["classes"].get(k, 0) for r in rows)) for k in names),
-              tot["unexplained"]))
+    print("# | program | lines | = gcov | = llvm-cov | ran, per neither | never ran, per both | " + " | ".join(names) +
+          " | unexplained |")
+    print("# |" + "---|" * (len(names) + 7))
+    tot = {"lines": 0, "gcov": 0, "llvm": 0, "unexplained": 0, "claimed": 0, "denied": 0}
+    for r in rows + [None] if len(rows) > 1 else rows:
+        if r is None:
+            r = dict(tot, program="all", classes=dict((k, sum(x["classes"].get(k, 0) for x in rows)) for k in names))
+        else:
+            for k in tot:
+                tot[k] += r.get(k, 0)
+        print("# | %s | %d | %.2f%% | %.2f%% | %d | %d | %s | %d |" % (r["program"], r["lines"], 100.0 * r["gcov"] / max(r["lines"], 1),
+              100.0 * r["llvm"] / max(r["lines"], 1), r.get("claimed", 0), r.get("denied", 0),
+              " | ".join(str(r["classes"].get(k, 0)) for k in names), r["unexplained"]))
 
 
 def main():
@@ -456,6 +461,10 @@ def main():
     while args and args[0].startswith("--"):
         k = args.pop(0)[2:]
         opt[k] = True if k == "all" else args.pop(0)
+    if "print-classes" in opt:
+        for name in sorted(REASONS):
+            print("- **%s**: %s" % (name, REASONS[name]))
+        return
     if "print-table" in opt:
         print_table(opt["print-table"])
         return
