@@ -3,8 +3,9 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 LLVM    ?= /usr/lib/llvm-14
+VERSION  = 0.1.0
 WARN     = -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-HOSTCFLAGS = $(WARN) $(CFLAGS) -Ibuild -Iinclude -Irt -Itranslator
+HOSTCFLAGS = $(WARN) $(CFLAGS) -Ibuild -Iinclude -Irt -Itranslator -DPATHPROF_VERSION='"$(VERSION)"'
 CLANG_CFLAGS = -I$(LLVM)/include
 CLANG_LIBS   = -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang
 JSON_LIBS    = -ljansson

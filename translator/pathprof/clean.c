@@ -45,16 +45,34 @@ static void clean_dir(Clean *c, const char *dir) {
   closedir(d);
 }
 
-int pp_cmd_clean(int argc, char **argv) {
+static int run_clean(int argc, char **argv);
+
+static const PPOpt clean_opts[] = {
+  { "dry-run", 'n', 0, "only list the tables files that would be removed" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_clean = {
+  "clean", "[-n] [DIR]...", "removes the tables pathcc wrote under directories",
+  "Removes the tables files pathcc wrote (*.pp.json files that open with its format tag; a user's own file of "
+  "that name is left alone) under each DIR, default the current directory, as make clean leaves them. Symbolic "
+  "links are not followed.",
+  clean_opts, run_clean,
+};
+
+static int run_clean(int argc, char **argv) {
   Clean c = { false, 0, 0 };
-  int dirs = 0;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "--dry-run")) c.dry = true;
-    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof clean: unknown option %s\n", argv[i]); return 2; }
+  const char *arg;
+  int r, n;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_clean, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    c.dry = true;
   }
-  for (int i = 0; i < argc; i++)
-    if (argv[i][0] != '-') { clean_dir(&c, argv[i]); dirs++; }
-  if (!dirs) clean_dir(&c, ".");
+  char **dirs = pp_cli_operands(&cli, &n);
+  for (int i = 0; i < n; i++) clean_dir(&c, dirs[i]);
+  if (!n) clean_dir(&c, ".");
   fprintf(stderr, "pathprof clean: %u tables files %s\n", c.removed, c.dry ? "would be removed" : "removed");
   return c.failed ? 1 : 0;
 }

@@ -1,22 +1,22 @@
-/* commands.h: pathprof's commands, one entry point each (argv after the command's name; the
-   exit status), dispatched by pathprof.c. */
+/* commands.h: pathprof's commands, each described by a PPCommand (cli.h: its name, synopsis,
+   options and entry point, which takes argv after the command's name and returns the exit
+   status); pathprof.c dispatches to them. */
 #ifndef PP_COMMANDS_H
 #define PP_COMMANDS_H
+#include "cli.h"
 #include <stddef.h>
 
-int pp_cmd_report(int argc, char **argv);        /* report.c */
-int pp_cmd_dump(int argc, char **argv);          /* report.c */
-int pp_cmd_hot_subpaths(int argc, char **argv);  /* hotsub.c */
-/* pathprof kpaths [--k N] [--top M] [--function F] [--tree] [--json] [PROFILE] */
-int pp_cmd_kpaths(int argc, char **argv);        /* kpaths.c */
-int pp_cmd_coverage(int argc, char **argv);      /* covcmd.c */
-int pp_cmd_merge(int argc, char **argv);         /* profcmds.c */
-int pp_cmd_diff(int argc, char **argv);          /* profcmds.c */
-int pp_cmd_residual(int argc, char **argv);      /* profcmds.c */
-int pp_cmd_import(int argc, char **argv);        /* importlog.c */
-int pp_cmd_size(int argc, char **argv);          /* size.c */
-/* pathprof clean [-n] [DIR]...: removes pathcc's tables under the directories */
-int pp_cmd_clean(int argc, char **argv);         /* clean.c */
+extern const PPCommand pp_command_report;        /* report.c */
+extern const PPCommand pp_command_dump;          /* report.c */
+extern const PPCommand pp_command_hot_subpaths;  /* hotsub.c */
+extern const PPCommand pp_command_kpaths;        /* kpaths.c */
+extern const PPCommand pp_command_coverage;      /* covcmd.c */
+extern const PPCommand pp_command_merge;         /* profcmds.c */
+extern const PPCommand pp_command_diff;          /* profcmds.c */
+extern const PPCommand pp_command_residual;      /* profcmds.c */
+extern const PPCommand pp_command_import;        /* importlog.c */
+extern const PPCommand pp_command_size;          /* size.c */
+extern const PPCommand pp_command_clean;         /* clean.c */
 
 /* Imports a log or profile in memory into *out; returns its number of damaged lines, frames and
    errors (importlog.c; the fuzz harness's entry). */

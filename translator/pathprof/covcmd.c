@@ -1,4 +1,5 @@
-/* pathprof coverage: loads a profile, derives the coverage and writes it in the chosen format. */
+/* pathprof coverage: loads a profile, derives the coverage, writes it in the chosen format and
+   checks the --fail-under thresholds. */
 #include "commands.h"
 #include "formats/formats.h"
 #include "formats/mcdcfmt.h"
@@ -8,89 +9,222 @@
 #include <string.h>
 #include <unistd.h>
 
-int pp_cmd_coverage(int argc, char **argv) {
-  const char *format = "text", *out = NULL, *file = NULL;
-  int mcdc = -1;  /* --mcdc[=unique-cause|masking]: the MC/DC report instead */
-  bool gcov_nocode = false;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--no-code=gcov") || !strcmp(argv[i], "--no-code=count")) gcov_nocode = argv[i][10] == 'g';
-    else if (!strcmp(argv[i], "--mcdc") || !strcmp(argv[i], "--mcdc=masking")) mcdc = PP_MCDC_MASKING;
-    else if (!strcmp(argv[i], "--mcdc=unique-cause")) mcdc = PP_MCDC_UNIQUE;
-    else if (!strncmp(argv[i], "--mcdc=", 7)) { fprintf(stderr, "pathprof coverage: --mcdc is unique-cause or masking, not '%s'\n", argv[i] + 7); return 2; }
-    else if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) {
-      if (i + 1 >= argc) { fprintf(stderr, "pathprof coverage: %s needs a value\n", argv[i]); return 2; }
-      if (argv[i][1] == 'o') out = argv[++i]; else format = argv[++i];
-    } else if (!strncmp(argv[i], "--format=", 9)) format = argv[i] + 9;
-    else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof coverage: unknown option %s\n", argv[i]); return 2; }
-    else if (file) { fprintf(stderr, "pathprof coverage: one profile at a time (merge them first: pathprof merge)\n"); return 2; }
-    else file = argv[i];
-  }
-  static const char *const formats[] = { "text", "json", "lcov", "cobertura", "gcov", "html", 0 };
-  int fmt = -1;
-  for (int i = 0; formats[i]; i++)
-    if (!strcmp(format, formats[i])) fmt = i;
-  if (fmt < 0) { fprintf(stderr, "pathprof coverage: unknown format '%s' (text, json, lcov, cobertura, gcov, html)\n", format); return 2; }
-  if (mcdc >= 0 && (fmt == 3 || fmt == 5)) { fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov\n"); return 2; }
-  if (fmt == 5 && (!out || !strcmp(out, "-"))) { fprintf(stderr, "pathprof coverage: --format html writes a directory: name it with -o DIR\n"); return 2; }
-  file = pp_profile_name(file);
-  PPLoaded l;
-  if (pp_load(file, &l)) return 1;
-  PPCoverage c;
-  pp_coverage_build_lines(&l, &c, gcov_nocode);
-  if (fmt == 5) {
-    int rc = pp_html_write(&c, file, out) || l.missing ? 1 : 0;
-    pp_coverage_free(&c);
-    pp_loaded_free(&l);
-    return rc;
-  }
-  FILE *o = stdout;
-  char *tmp = NULL;
-  if (out && strcmp(out, "-")) {
-    tmp = pp_xasprintf("%s.tmp.%ld", out, (long)getpid());
-    if (!(o = fopen(tmp, "w"))) {
-      fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", out, strerror(errno));
-      free(tmp);
-      pp_coverage_free(&c);
-      pp_loaded_free(&l);
-      return 1;
+static int run_coverage(int argc, char **argv);
+
+enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
+
+static const PPOpt coverage_opts[] = {
+  [O_FORMAT] = { "format", 0, "FORMAT", "text (default), json, lcov, cobertura, gcov, html, sonarqube, coveralls or "
+                                        "markdown" },
+  [O_OUTPUT] = { "output", 'o', "FILE|DIR", "write to FILE (written aside, then renamed) instead of standard output; "
+                                            "html writes the directory DIR" },
+  [O_ROOT] = { "root", 0, "DIR", "the project's top directory (default: the current one): cobertura, sonarqube, "
+                                 "coveralls and markdown name files relative to it, as CI services want" },
+  [O_MCDC] = { "mcdc", 0, "[=masking|unique-cause]", "MC/DC per decision instead (builds with "
+                                                  "--decisions=conditions): masking (the default, GCC's and DO-178C "
+                                                  "practice) or unique-cause (clang's); formats text, json, lcov and gcov" },
+  [O_NOCODE] = { "no-code", 0, "gcov|count", "lines GCC emits no code for: count them as they ran (count, the "
+                                             "default, as clang does) or leave them out (gcov, as gcov does)" },
+  [O_FAIL] = { "fail-under", 0, "N", "exit with status 3 when line coverage is below N percent" },
+  [O_FAIL_LINE] = { "fail-under-line", 0, "N", "the same as --fail-under" },
+  [O_FAIL_BRANCH] = { "fail-under-branch", 0, "N", "exit with status 3 when branch coverage (outcomes of "
+                                                   "decisions taken) is below N percent" },
+  [O_FAIL_PATH] = { "fail-under-path", 0, "N", "exit with status 3 when path coverage (executed of static paths, "
+                                               "path-mode functions) is below N percent" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_coverage = {
+  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--mcdc[=masking|unique-cause]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
+  "line, branch, block, edge and path coverage in nine formats",
+  "Coverage derived exactly from the path counts, with no extra instrumentation: per function calls, block, "
+  "edge and branch coverage, line counts by gcov's rules and path coverage (executed of static paths).\n\n"
+  "Formats: text, a summary per file and function; json, doc/coverage-json.md; lcov, a tracefile for genhtml; "
+  "cobertura, Cobertura XML (GitLab, Codecov, Jenkins); gcov, annotated source; html, a self-contained report "
+  "in -o DIR; sonarqube, SonarQube's generic coverage XML (sonar.coverageReportPaths); coveralls, a Coveralls "
+  "job (POST to /api/v1/jobs); markdown, a summary table for a pull-request comment.\n\n"
+  "Exit status: 0; 1 when tables are missing or a file cannot be read or written; 2 on a usage error; 3 when "
+  "a --fail-under threshold is not met (the report is written all the same).",
+  coverage_opts, run_coverage,
+};
+
+typedef void (*Writer)(FILE *o, const PPCoverage *c, const char *profile);
+
+static void lcov(FILE *o, const PPCoverage *c, const char *profile) { (void)profile; pp_format_lcov(o, c); }
+static void cobertura(FILE *o, const PPCoverage *c, const char *profile) { (void)profile; pp_format_cobertura(o, c); }
+
+static const struct { const char *name; Writer write; } formats[] = {
+  { "text", pp_format_text }, { "json", pp_format_json }, { "lcov", lcov }, { "cobertura", cobertura },
+  { "gcov", pp_format_gcov }, { "html", NULL }, { "sonarqube", pp_format_sonarqube },
+  { "coveralls", pp_format_coveralls }, { "markdown", pp_format_markdown }, { NULL, NULL },
+};
+
+typedef struct {
+  int format;                /* index in formats[] */
+  int mcdc;                  /* --mcdc: a PPMcdcDef, or -1 */
+  const char *out, *file;
+  double fail[3];            /* line, branch, path thresholds in percent; < 0 when not given */
+  bool gcov_nocode;          /* --no-code=gcov: lines without code have no count */
+} CovOpts;
+
+/* A percentage option's value: a number from 0 to 100. */
+static int percent(const char *opt, const char *v, double *out) {
+  char *end;
+  double x = strtod(v, &end);
+  if (!*v || *end || !(x >= 0 && x <= 100)) return pp_cli_bad_value(&pp_command_coverage, opt, "a percentage from 0 to 100", v);
+  *out = x;
+  return 0;
+}
+
+/* Parses the command line into o; returns -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, CovOpts *o) {
+  const char *format = "text", *arg;
+  PPCli cli;
+  int r, n;
+  memset(o, 0, sizeof *o);
+  o->fail[0] = o->fail[1] = o->fail[2] = -1;
+  o->mcdc = -1;
+  pp_cli_begin(&cli, &pp_command_coverage, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    if (r == O_FORMAT) format = arg;
+    else if (r == O_OUTPUT) o->out = arg;
+    else if (r == O_MCDC) {
+      if (!arg || !strcmp(arg, "masking")) o->mcdc = PP_MCDC_MASKING;
+      else if (!strcmp(arg, "unique-cause")) o->mcdc = PP_MCDC_UNIQUE;
+      else { fprintf(stderr, "pathprof coverage: --mcdc is unique-cause or masking, not '%s'\n", arg); return pp_cli_status(&cli, PP_CLI_BAD); }
+    }
+    else if (r == O_NOCODE) {
+      if (strcmp(arg, "gcov") && strcmp(arg, "count")) {
+        fprintf(stderr, "pathprof coverage: --no-code is gcov or count, not '%s'\n", arg);
+        return pp_cli_status(&cli, PP_CLI_BAD);
+      }
+      o->gcov_nocode = arg[0] == 'g';
+    }
+    else if (r == O_ROOT) {
+      if (pp_report_root_set(arg)) { fprintf(stderr, "pathprof coverage: --root %s: no such directory\n", arg); return pp_cli_status(&cli, PP_CLI_BAD); }
+    }
+    else {
+      int which = r == O_FAIL_BRANCH ? 1 : r == O_FAIL_PATH ? 2 : 0;
+      char name[40];
+      snprintf(name, sizeof name, "--%s", coverage_opts[r].name);
+      if (percent(name, arg, &o->fail[which])) return pp_cli_status(&cli, PP_CLI_BAD);
     }
   }
-  PPMcdc m;
-  if (mcdc >= 0) {
-    pp_mcdc_build(&c, (PPMcdcDef)mcdc, &m);
-    pp_mcdc_explain(&c, &m);
-    if (fmt == 0) pp_mcdc_text(o, &c, &m, file);
-    else if (fmt == 1) pp_mcdc_json(o, &c, &m, file);
-    else if (fmt == 2) pp_mcdc_lcov(o, &c, &m);
-    else pp_mcdc_gcov(o, &c, &m);
-    if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
-    pp_mcdc_free(&m);
-  } else switch (fmt) {
-  case 0: pp_format_text(o, &c, file); break;
-  case 1: pp_format_json(o, &c, file); break;
-  case 2: pp_format_lcov(o, &c); break;
-  case 3: pp_format_cobertura(o, &c); break;
-  default: pp_format_gcov(o, &c, file); break;
+  char **ops = pp_cli_operands(&cli, &n);
+  if (n > 1) { fprintf(stderr, "pathprof coverage: one profile at a time (merge them first: pathprof merge)\n"); return 2; }
+  o->file = pp_profile_name(n ? ops[0] : NULL);
+  o->format = -1;
+  for (int i = 0; formats[i].name; i++)
+    if (!strcmp(format, formats[i].name)) o->format = i;
+  if (o->format < 0) {
+    fprintf(stderr, "pathprof coverage: unknown format '%s' (text, json, lcov, cobertura, gcov, html, sonarqube, coveralls, "
+                    "markdown)\n", format);
+    return 2;
   }
-  int rc = l.missing ? 1 : 0;
+  if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov")) {
+    fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov\n");
+    return 2;
+  }
+  if (!formats[o->format].write && (!o->out || !strcmp(o->out, "-"))) {
+    fprintf(stderr, "pathprof coverage: --format html writes a directory: name it with -o DIR\n");
+    return 2;
+  }
+  return -1;
+}
+
+/* What a report holds: the coverage, and with --mcdc its MC/DC. */
+typedef struct {
+  const CovOpts *o;
+  const PPCoverage *c;
+  const PPMcdc *m;
+} Report;
+
+static void emit(FILE *f, const Report *r) {
+  const char *fmt = formats[r->o->format].name;
+  if (!r->m) formats[r->o->format].write(f, r->c, r->o->file);
+  else if (!strcmp(fmt, "text")) pp_mcdc_text(f, r->c, r->m, r->o->file);
+  else if (!strcmp(fmt, "json")) pp_mcdc_json(f, r->c, r->m, r->o->file);
+  else if (!strcmp(fmt, "lcov")) pp_mcdc_lcov(f, r->c, r->m);
+  else pp_mcdc_gcov(f, r->c, r->m);
+}
+
+/* Writes the report to standard output or, safely, to o->out (aside, then renamed); a report
+   with missing tables would replace a complete one, so it is not written. Returns 0 or 1. */
+static int write_report(const Report *r, bool missing) {
+  const CovOpts *o = r->o;
+  if (!o->out || !strcmp(o->out, "-")) {
+    emit(stdout, r);
+    return fflush(stdout) ? 1 : 0;
+  }
+  if (missing) {
+    fprintf(stderr, "pathprof coverage: %s not written (tables missing)\n", o->out);
+    return 1;
+  }
+  char *tmp = pp_xasprintf("%s.tmp.%ld", o->out, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  int rc = 0;
+  if (!f) {
+    fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", o->out, strerror(errno));
+    free(tmp);
+    return 1;
+  }
+  emit(f, r);
+  int bad = fflush(f) != 0 || ferror(f);
+  if (fclose(f) || bad || rename(tmp, o->out)) {
+    fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", o->out, strerror(errno));
+    remove(tmp);
+    rc = 1;
+  }
+  free(tmp);
+  return rc;
+}
+
+/* The --fail-under checks on hit/total of lines, branches and paths; nothing to cover passes.
+   Returns 3 when one fails (one line on stderr each), else 0. */
+static int pp_coverage_thresholds(const double fail[3], const uint64_t hit[3], const uint64_t total[3], const char *what) {
+  static const char *const kinds[3] = { "line", "branch", "path" };
+  int rc = 0;
+  for (int k = 0; k < 3; k++) {
+    if (fail[k] < 0 || !total[k]) continue;
+    double pct = 100.0 * (double)hit[k] / (double)total[k];
+    if (pct + 1e-9 >= fail[k]) continue;
+    fprintf(stderr, "pathprof coverage: %s coverage of %s is %.2f%% (%" PRIu64 "/%" PRIu64 "), under --fail-under-%s=%g\n",
+            kinds[k], what, pct, hit[k], total[k], kinds[k], fail[k]);
+    rc = 3;
+  }
+  return rc;
+}
+
+static int run_coverage(int argc, char **argv) {
+  CovOpts o;
+  int rc = parse(argc, argv, &o);
+  if (rc >= 0) return rc;
+  PPLoaded l;
+  if (pp_load(o.file, &l)) return 1;
+  PPCoverage c;
+  pp_coverage_build_lines(&l, &c, o.gcov_nocode);
+  PPMcdc m;
+  Report rep = { &o, &c, NULL };
+  if (o.mcdc >= 0) {
+    pp_mcdc_build(&c, (PPMcdcDef)o.mcdc, &m);
+    pp_mcdc_explain(&c, &m);
+    if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
+    rep.m = &m;
+  }
+  if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out) ? 1 : 0;
+  else rc = write_report(&rep, l.missing);
+  if (o.mcdc >= 0) pp_mcdc_free(&m);
+  if (l.missing) rc = 1;
   for (size_t i = 0; i < c.funcs.n; i++)
     if (c.funcs.v[i].bad_ids)
-      fprintf(stderr, "pathprof coverage: %s: %" PRIu64 " path ends of %s have ids outside its paths and were left out\n", file,
-              c.funcs.v[i].bad_ids, c.funcs.v[i].f->name);
-  if (tmp && l.missing) {  /* a unit without tables: a partial report would replace the old one */
-    fclose(o);
-    remove(tmp);
-    fprintf(stderr, "pathprof coverage: %s not written (tables missing)\n", out);
-    free(tmp);
-  } else if (tmp) {
-    int bad = fflush(o) != 0 || ferror(o);
-    if (fclose(o) || bad || rename(tmp, out)) {
-      fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", out, strerror(errno));
-      remove(tmp);
-      rc = 1;
-    }
-    free(tmp);
-  } else fflush(stdout);
+      fprintf(stderr, "pathprof coverage: %s: %" PRIu64 " path ends of %s have ids outside its paths and were left out\n",
+              o.file, c.funcs.v[i].bad_ids, c.funcs.v[i].f->name);
+  PPCovSum s = {0};
+  for (size_t i = 0; i < c.files.n; i++) pp_coverage_sum_file(&c, &c.files.v[i], &s);
+  uint64_t hit[3] = { s.lines_hit, s.br_hit, s.paths_hit }, total[3] = { s.lines, s.br, s.paths };
+  int th = pp_coverage_thresholds(o.fail, hit, total, "the program");
+  if (!rc) rc = th;
   pp_coverage_free(&c);
   pp_loaded_free(&l);
   return rc;

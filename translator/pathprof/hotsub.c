@@ -115,34 +115,57 @@ static const char *snapshot_name(const char *arg) {
   return e && *e && !strchr(e, '%') ? e : "pathprof.osp";
 }
 
-/* Reads one option with a value; returns 0, or 2 after a usage message. */
-static int option_value(int argc, char **argv, int *i, double lo, double hi, double *out) {
+static int run_hot_subpaths(int argc, char **argv);
+
+static const PPOpt hotsub_opts[] = {
+  { "top", 0, "K", "list the K hottest subpaths (default 10)" },
+  { "confidence", 0, "P", "the confidence of the error bounds, between 0 and 1 (default 0.95)" },
+  { "min-sampled", 0, "N", "leave out subpaths sampled fewer than N times (default 2)" },
+  { "raw", 0, 0, "machine-readable lines: S rank estimate low high sampled length checksum:fn:block,..." },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_hot_subpaths = {
+  "hot-subpaths", "[--top K] [--confidence P] [--min-sampled N] [--raw] [SNAPSHOT]",
+  "hottest subpaths of an osp snapshot, with error bounds",
+  "The hottest subpaths of an online subpath profiling snapshot (pathcc --mode=osp), with estimated "
+  "counts, two-sided relative error bounds and their source lines. SNAPSHOT defaults to "
+  "$PATHPROF_OSP_FILE, else pathprof.osp.",
+  hotsub_opts, run_hot_subpaths,
+};
+
+/* Reads one option's number into *out; returns 0, or 2 after an error line. */
+static int option_value(const char *name, const char *v, double lo, double hi, double *out) {
   char *end;
-  if (*i + 1 >= argc) { fprintf(stderr, "pathprof hot-subpaths: %s needs a value\n", argv[*i]); return 2; }
-  double v = strtod(argv[*i + 1], &end);
-  if (*end || !(v > lo && v < hi)) {
-    fprintf(stderr, "pathprof hot-subpaths: %s wants a number between %g and %g, not '%s'\n", argv[*i], lo, hi, argv[*i + 1]);
-    return 2;
+  double x = strtod(v, &end);
+  if (*end || !*v || !(x > lo && x < hi)) {
+    char want[96];
+    snprintf(want, sizeof want, "a number between %g and %g", lo, hi);
+    return pp_cli_bad_value(&pp_command_hot_subpaths, name, want, v);
   }
-  *out = v;
-  (*i)++;
+  *out = x;
   return 0;
 }
 
-int pp_cmd_hot_subpaths(int argc, char **argv) {
+static int run_hot_subpaths(int argc, char **argv) {
   double top = 10, confidence = 0.95, min_sampled = 2;
-  const char *file = NULL;
+  const char *file = NULL, *arg;
   bool raw = false;
-  for (int i = 0; i < argc; i++) {
-    int rc = 0;
-    if (!strcmp(argv[i], "--top")) rc = option_value(argc, argv, &i, 0, 1e9, &top);
-    else if (!strcmp(argv[i], "--confidence")) rc = option_value(argc, argv, &i, 0, 1, &confidence);
-    else if (!strcmp(argv[i], "--min-sampled")) rc = option_value(argc, argv, &i, 0, 1e18, &min_sampled);
-    else if (!strcmp(argv[i], "--raw")) raw = true;
-    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof hot-subpaths: unknown option %s\n", argv[i]); return 2; }
-    else file = argv[i];
-    if (rc) return rc;
+  int r, nops;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_hot_subpaths, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    int bad = 0;
+    if (r < 0) return pp_cli_status(&cli, r);
+    if (r == 0) bad = option_value("--top", arg, 0, 1e9, &top);
+    else if (r == 1) bad = option_value("--confidence", arg, 0, 1, &confidence);
+    else if (r == 2) bad = option_value("--min-sampled", arg, 0, 1e18, &min_sampled);
+    else raw = true;
+    if (bad) return pp_cli_status(&cli, PP_CLI_BAD);
   }
+  char **ops = pp_cli_operands(&cli, &nops);
+  if (nops > 1) { fprintf(stderr, "pathprof hot-subpaths: one snapshot at a time\n"); return 2; }
+  if (nops) file = ops[0];
   file = snapshot_name(file);
   PPLoaded l;
   if (pp_load(file, &l)) return 1;

@@ -467,27 +467,44 @@ static void importer_free(Importer *im) {
   pp_profile_free(&im->out);
 }
 
-static int usage(void) {
-  fputs("usage: pathprof import [-v] [--label NAME] [-o PROFILE] INPUT...\n"
-        "INPUT: a log holding text dumps (pathprof_dump_text), or a binary profile; - is stdin.\n"
-        "The counts of every intact frame are added up into PROFILE (default $PATHPROF_FILE, else\n"
-        "pathprof.out), which is replaced; list it as an INPUT too to add to it.\n", stderr);
-  return 2;
-}
+static int run_import(int argc, char **argv);
 
-int pp_cmd_import(int argc, char **argv) {
+static const PPOpt import_opts[] = {
+  { "output", 'o', "PROFILE", "the profile written (default $PATHPROF_FILE, else pathprof.out); it is replaced, "
+                              "so list it as an INPUT too to add to it" },
+  { "label", 0, "L", "only frames whose label is L (the label pathprof_dump_text was given)" },
+  { "verbose", 'v', 0, "say what each frame held and why a damaged one was left out" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_import = {
+  "import", "[-v] [--label L] [-o PROFILE] LOG|PROFILE...", "text dumps recovered from logs, added up into a profile",
+  "Recovers the text dumps (pathprof_dump_text) in logs, UART captures and the like, and binary profiles, "
+  "and adds the counts of every intact frame up into PROFILE; - reads stdin. Damaged lines and frames are "
+  "named by line number and left out; the exit status is then 1.",
+  import_opts, run_import,
+};
+
+static int run_import(int argc, char **argv) {
   Importer im;
   memset(&im, 0, sizeof im);
-  const char *out = NULL;
+  const char *out = NULL, *arg;
   VEC(const char *) inputs = {0};
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
-    else if (!strcmp(argv[i], "--label") && i + 1 < argc) im.only_label = argv[++i];
-    else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) im.verbose = true;
-    else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof import: unknown option %s\n", argv[i]); return usage(); }
-    else VEC_PUSH(inputs, argv[i]);
+  int r, n;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_import, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    if (r == 0) out = arg;
+    else if (r == 1) im.only_label = arg;
+    else im.verbose = true;
   }
-  if (!inputs.n) return usage();
+  char **ops = pp_cli_operands(&cli, &n);
+  for (int i = 0; i < n; i++) VEC_PUSH(inputs, ops[i]);
+  if (!inputs.n) {
+    fprintf(stderr, "usage: pathprof import %s\n", pp_command_import.synopsis);
+    return 2;
+  }
   out = pp_profile_name(out);
   for (size_t i = 0; i < inputs.n; i++) import_file(&im, inputs.v[i]);
   int rc = 0;

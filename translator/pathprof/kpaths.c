@@ -42,31 +42,50 @@ static const char *base(const char *p) {
   return s ? s + 1 : p;
 }
 
-/* Parses the command line; 0, or 2 after a usage message. */
+static int run_kpaths(int argc, char **argv);
+
+static const PPOpt kpaths_opts[] = {
+  { "k", 0, "N", "show paths of exactly N iterations (N up to the K the program was built with; default: each "
+                 "function's K)" },
+  { "top", 0, "M", "list the M hottest paths (with --tree, the M hottest children of each node; default 10)" },
+  { "function", 0, "NAME", "only the function NAME" },
+  { "tree", 0, 0, "add each function's N-iteration path forest, hottest children first" },
+  { "json", 0, 0, "write the same as JSON" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_kpaths = {
+  "kpaths", "[--k N] [--top M] [--function NAME] [--tree] [--json] [PROFILE]",
+  "the hottest multi-iteration paths of kpath builds",
+  "The hottest k-iteration paths of functions built with pathcc --mode=kpath: sequences of consecutive "
+  "Ball-Larus paths of one activation, each iteration shown as its path id and source lines.",
+  kpaths_opts, run_kpaths,
+};
+
+/* Parses the command line into o; returns -1 to go on, else the exit status (help, usage error). */
 static int parse_opts(int argc, char **argv, Opts *o) {
   memset(o, 0, sizeof *o);
   o->top = 10;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--json")) o->json = true;
-    else if (!strcmp(a, "--tree")) o->tree = true;
-    else if (!strcmp(a, "--k") || !strcmp(a, "--top") || !strcmp(a, "--function")) {
-      if (i + 1 >= argc) { fprintf(stderr, "pathprof kpaths: %s needs a value\n", a); return 2; }
-      const char *v = argv[++i];
-      if (a[2] == 'f') { o->only = v; continue; }
-      char *end;
-      long n = strtol(v, &end, 10);
-      if (*end || n <= 0 || (a[2] == 'k' && n > 64)) {
-        fprintf(stderr, "pathprof kpaths: %s wants a number%s, not '%s'\n", a, a[2] == 'k' ? " from 1 to 64" : " > 0", v);
-        return 2;
-      }
-      if (a[2] == 'k') o->k = (unsigned)n;
-      else o->top = (size_t)n;
-    } else if (a[0] == '-') { fprintf(stderr, "pathprof kpaths: unknown option %s\n", a); return 2; }
-    else o->file = a;
+  PPCli cli;
+  const char *arg;
+  int r;
+  unsigned long long n;
+  pp_cli_begin(&cli, &pp_command_kpaths, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    if (r == 3) o->tree = true;
+    else if (r == 4) o->json = true;
+    else if (r == 2) o->only = arg;
+    else if (pp_cli_count(&pp_command_kpaths, r ? "--top" : "--k", arg, r ? 1ULL << 40 : 64, &n))
+      return pp_cli_status(&cli, PP_CLI_BAD);
+    else if (r == 0) o->k = (unsigned)n;
+    else o->top = (size_t)n;
   }
-  o->file = pp_profile_name(o->file);
-  return 0;
+  int nops;
+  char **ops = pp_cli_operands(&cli, &nops);
+  if (nops > 1) { fprintf(stderr, "pathprof kpaths: one profile at a time (merge them first: pathprof merge)\n"); return 2; }
+  o->file = pp_profile_name(nops ? ops[0] : NULL);
+  return -1;
 }
 
 /* The kpath functions of the loaded profile that have a forest, with their k-IPFs; a --k larger
@@ -201,10 +220,11 @@ static void print_json(const char *file, const KFunc *v, size_t nv, const Hot *h
   json_decref(root);
 }
 
-int pp_cmd_kpaths(int argc, char **argv) {
+static int run_kpaths(int argc, char **argv) {
   Opts o;
   int rc = parse_opts(argc, argv, &o);
-  if (rc) return rc;
+  if (rc >= 0) return rc;
+  rc = 0;
   PPLoaded l;
   if (pp_load(o.file, &l)) return 1;
   KFuncs v = {0};

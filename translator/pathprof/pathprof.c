@@ -1,40 +1,49 @@
-/* pathprof: the command-line reporter; dispatches to the commands (commands.h). */
+/* pathprof: the command-line reporter; dispatches to the commands (commands.h) and answers
+   --help, help CMD and --version. */
 #include "commands.h"
 #include <stdio.h>
 #include <string.h>
 
-static int usage(FILE *f) {
-  fputs("usage: pathprof report [--top N] [--function NAME] [PROFILE]\n"
-        "       pathprof dump [--decode] [PROFILE | TABLES.pp.json]\n"
-        "       pathprof kpaths [--k N] [--top M] [--function NAME] [--tree] [--json] [PROFILE]\n"
-        "       pathprof coverage [--format text|json|lcov|cobertura|gcov|html] [--no-code=gcov] [-o FILE|DIR] [PROFILE]\n"
-        "       pathprof coverage --mcdc[=masking|unique-cause] [--format text|json|lcov|gcov] [-o FILE] [PROFILE]\n"
-        "       pathprof merge PROFILE[:WEIGHT]... -o OUT\n"
-        "       pathprof diff A B\n"
-        "       pathprof residual [--baseline TESTS]... [FIELD]   (no baseline: a ppp build's own set)\n"
-        "       pathprof import [-v] [--label NAME] [-o PROFILE] LOG|PROFILE...\n"
-        "       pathprof hot-subpaths [--top K] [--confidence P] [--raw] [SNAPSHOT]\n"
-        "       pathprof size [--baseline PLAIN] [--tables T.pp.json]... OBJECT\n"
-        "       pathprof clean [-n] [DIR]...   (removes pathcc's tables under DIR, default .)\n"
-        "PROFILE defaults to $PATHPROF_FILE, else pathprof.out; tables are found through the\n"
-        "profile, $PATHPROF_DB (directories, colon-separated) or the current directory tree.\n", f);
-  return f == stderr ? 2 : 0;
+#ifndef PATHPROF_VERSION
+#define PATHPROF_VERSION "unknown"
+#endif
+
+static const PPCommand *const commands[] = {
+  &pp_command_report, &pp_command_coverage, &pp_command_merge, &pp_command_diff, &pp_command_residual,
+  &pp_command_dump, &pp_command_kpaths, &pp_command_hot_subpaths, &pp_command_import, &pp_command_size, &pp_command_clean,
+  NULL,
+};
+
+static const PPCommand *command_named(const char *name) {
+  for (int i = 0; commands[i]; i++)
+    if (!strcmp(commands[i]->name, name)) return commands[i];
+  return NULL;
+}
+
+/* pathprof help [CMD]: the overview, or one command's help. */
+static int help(int argc, char **argv) {
+  if (argc < 1) { pp_cli_overview(stdout, commands); return 0; }
+  const PPCommand *c = command_named(argv[0]);
+  if (!c) { fprintf(stderr, "pathprof help: no command '%s' (pathprof --help lists them)\n", argv[0]); return 2; }
+  pp_cli_help(stdout, c);
+  return 0;
+}
+
+static int version(void) {
+  printf("pathprof %s\n"
+         "reads profiles of format 1 (doc/formats.md), tables of version 1; writes coverage JSON version 1\n",
+         PATHPROF_VERSION);
+  return 0;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) return usage(stderr);
-  if (!strcmp(argv[1], "report")) return pp_cmd_report(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "dump")) return pp_cmd_dump(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "kpaths")) return pp_cmd_kpaths(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "coverage")) return pp_cmd_coverage(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "merge")) return pp_cmd_merge(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "diff")) return pp_cmd_diff(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "residual")) return pp_cmd_residual(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "import")) return pp_cmd_import(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "hot-subpaths")) return pp_cmd_hot_subpaths(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "size")) return pp_cmd_size(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "clean")) return pp_cmd_clean(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
-  fprintf(stderr, "pathprof: unknown command '%s'\n", argv[1]);
-  return usage(stderr);
+  if (argc < 2) { pp_cli_overview(stderr, commands); return 2; }
+  const char *a = argv[1];
+  if (!strcmp(a, "--help") || !strcmp(a, "-h")) return help(0, NULL);
+  if (!strcmp(a, "help")) return help(argc - 2, argv + 2);
+  if (!strcmp(a, "--version") || !strcmp(a, "-V") || !strcmp(a, "version")) return version();
+  const PPCommand *c = command_named(a);
+  if (c) return c->run(argc - 2, argv + 2);
+  fprintf(stderr, "pathprof: unknown command '%s' (pathprof --help lists them)\n", a);
+  return 2;
 }

@@ -54,23 +54,39 @@ static int same_builds(const struct pp_profile *a, const char *an, const struct 
   return 0;
 }
 
-int pp_cmd_merge(int argc, char **argv) {
-  const char *out = NULL;
+static int run_merge(int argc, char **argv);
+
+static const PPOpt merge_opts[] = {
+  { "output", 'o', "OUT", "the merged profile (written aside, then renamed over OUT)" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_merge = {
+  "merge", "PROFILE[:WEIGHT]... -o OUT", "add profiles up (counts times WEIGHT)",
+  "Adds the counts of the profiles up, each multiplied by its WEIGHT (a positive integer, default 1), "
+  "and per-test counts test by test. Refuses profiles of two different builds of one unit (their tables "
+  "checksums differ).",
+  merge_opts, run_merge,
+};
+
+static int run_merge(int argc, char **argv) {
+  const char *out = NULL, *arg;
   VEC(char *) files = {0};
   VEC(uint64_t) weights = {0};
-  int rc = 0;
-  for (int i = 0; i < argc && !rc; i++) {
-    if (!strcmp(argv[i], "-o")) {
-      if (i + 1 >= argc) { fprintf(stderr, "pathprof merge: -o needs a file\n"); rc = 2; break; }
-      out = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof merge: unknown option %s\n", argv[i]); rc = 2; }
-    else {
-      char *f;
-      uint64_t w;
-      if (parse_weighted(argv[i], &f, &w)) { fprintf(stderr, "pathprof merge: %s: a weight must be a positive integer\n", argv[i]); rc = 2; break; }
-      VEC_PUSH(files, f);
-      VEC_PUSH(weights, w);
-    }
+  int rc = 0, r, n;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_merge, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    out = arg;
+  }
+  char **ops = pp_cli_operands(&cli, &n);
+  for (int i = 0; i < n && !rc; i++) {
+    char *f;
+    uint64_t w;
+    if (parse_weighted(ops[i], &f, &w)) { fprintf(stderr, "pathprof merge: %s: a weight must be a positive integer\n", ops[i]); rc = 2; break; }
+    VEC_PUSH(files, f);
+    VEC_PUSH(weights, w);
   }
   if (!rc && (!out || !files.n)) {
     fprintf(stderr, "usage: pathprof merge PROFILE[:WEIGHT]... -o OUT\n");
@@ -255,15 +271,25 @@ static int by_delta(const void *x, const void *y) {
   return strcmp((p->a ? p->a : p->b)->path, (q->a ? q->a : q->b)->path);
 }
 
-int pp_cmd_diff(int argc, char **argv) {
-  const char *files[2] = { 0, 0 };
-  int n = 0;
-  for (int i = 0; i < argc; i++) {
-    if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof diff: unknown option %s\n", argv[i]); return 2; }
-    if (n == 2) { fprintf(stderr, "usage: pathprof diff A B\n"); return 2; }
-    files[n++] = argv[i];
-  }
+static int run_diff(int argc, char **argv);
+
+const PPCommand pp_command_diff = {
+  "diff", "A B", "per function, the paths whose counts differ",
+  "Per function, the paths whose counts differ between profiles A and B, as source lines, largest "
+  "change first. Exit status 0 when none differ, 1 when some do, 2 on an error.",
+  NULL, run_diff,
+};
+
+static int run_diff(int argc, char **argv) {
+  const char *files[2] = { 0, 0 }, *arg;
+  int r, n;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_diff, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) return pp_cli_status(&cli, r);
+  char **ops = pp_cli_operands(&cli, &n);
   if (n != 2) { fprintf(stderr, "usage: pathprof diff A B\n"); return 2; }
+  files[0] = ops[0];
+  files[1] = ops[1];
   PPLoaded la, lb;
   if (pp_load(files[0], &la)) return 2;
   if (pp_load(files[1], &lb)) { pp_loaded_free(&la); return 2; }
@@ -326,17 +352,33 @@ static int all_ppp(const PPLoaded *l, const char *file) {
   return 0;
 }
 
-int pp_cmd_residual(int argc, char **argv) {
+static int run_residual(int argc, char **argv);
+
+static const PPOpt residual_opts[] = {
+  { "baseline", 0, "TESTS", "a profile of the paths already known (the tests'); may repeat. Without it FIELD "
+                            "must come from a ppp build, whose tables know the set it was given" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_residual = {
+  "residual", "[--baseline TESTS]... [FIELD]", "the paths a run did that the tests never did",
+  "The paths FIELD ran that TESTS never did, as source lines, grouped by function, busiest first.",
+  residual_opts, run_residual,
+};
+
+static int run_residual(int argc, char **argv) {
   VEC(const char *) base = {0};
-  const char *field = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--baseline")) {
-      if (i + 1 >= argc) { fprintf(stderr, "pathprof residual: --baseline needs a profile\n"); VEC_FREE(base); return 2; }
-      VEC_PUSH(base, argv[++i]);
-    } else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "pathprof residual: unknown option %s\n", argv[i]); VEC_FREE(base); return 2; }
-    else if (field) { fprintf(stderr, "usage: pathprof residual [--baseline TESTS]... FIELD\n"); VEC_FREE(base); return 2; }
-    else field = argv[i];
+  const char *field = NULL, *arg;
+  int r, n;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_residual, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) { VEC_FREE(base); return pp_cli_status(&cli, r); }
+    VEC_PUSH(base, arg);
   }
+  char **ops = pp_cli_operands(&cli, &n);
+  if (n > 1) { fprintf(stderr, "usage: pathprof residual [--baseline TESTS]... FIELD\n"); VEC_FREE(base); return 2; }
+  if (n) field = ops[0];
   field = pp_profile_name(field);
   KPaths seen = {0}, run = {0};
   int rc = 0;

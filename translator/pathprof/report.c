@@ -100,21 +100,38 @@ static size_t saturated(const PPLoadedUnit *u) {
   return n;
 }
 
-int pp_cmd_report(int argc, char **argv) {
-  size_t top = 10;
-  const char *only = NULL, *file = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--top") || !strcmp(argv[i], "--function")) {
-      if (i + 1 >= argc) { fprintf(stderr, "pathprof report: %s needs a value\n", argv[i]); return 2; }
-      if (argv[i][2] == 'f') { only = argv[++i]; continue; }
-      char *end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end || v <= 0) { fprintf(stderr, "pathprof report: --top wants a positive number, not '%s'\n", argv[i]); return 2; }
-      top = (size_t)v;
-    }
-    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof report: unknown option %s\n", argv[i]); return 2; }
-    else file = argv[i];
+static int run_report(int argc, char **argv);
+
+static const PPOpt report_opts[] = {
+  { "top", 0, "N", "list the N hottest paths of the program and of each function (default 10)" },
+  { "function", 0, "NAME", "only the function NAME" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_report = {
+  "report", "[--top N] [--function NAME] [PROFILE]", "hot paths with their source lines",
+  "The hottest paths of the program and of each function, each as the source lines it runs through: "
+  "count, share of the function's path executions, the path id and its lines. [loop] marks a path that "
+  "starts at a loop head, [back] one that ends by taking a back edge.",
+  report_opts, run_report,
+};
+
+static int run_report(int argc, char **argv) {
+  unsigned long long topn = 10;
+  const char *only = NULL, *file = NULL, *arg;
+  PPCli cli;
+  int r;
+  pp_cli_begin(&cli, &pp_command_report, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    if (r == 1) only = arg;
+    else if (pp_cli_count(&pp_command_report, "--top", arg, 1ULL << 40, &topn)) return pp_cli_status(&cli, PP_CLI_BAD);
   }
+  int n;
+  char **ops = pp_cli_operands(&cli, &n);
+  if (n > 1) { fprintf(stderr, "pathprof report: one profile at a time (merge them first: pathprof merge)\n"); return 2; }
+  if (n) file = ops[0];
+  size_t top = (size_t)topn;
   file = pp_profile_name(file);
   PPLoaded l;
   if (pp_load(file, &l)) return 1;
@@ -269,14 +286,34 @@ static void dump_tables(const PPTables *t) {
   for (size_t i = 0; i < t->skipped.n; i++) printf("skipped %s (line %u): %s\n", t->skipped.v[i].name, t->skipped.v[i].line, t->skipped.v[i].why);
 }
 
-int pp_cmd_dump(int argc, char **argv) {
+static int run_dump(int argc, char **argv);
+
+static const PPOpt dump_opts[] = {
+  { "decode", 0, 0, "list every executed path as its blocks and lines (needs the tables)" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_dump = {
+  "dump", "[--decode] [PROFILE | TABLES.pp.json]", "the raw contents of a profile or of a unit's tables",
+  "The raw contents of a profile (units, counters, hash entries, forests) or, given a .pp.json file, of a "
+  "unit's tables (functions, blocks, edges, numbering, probes).",
+  dump_opts, run_dump,
+};
+
+static int run_dump(int argc, char **argv) {
   bool decode = false;
-  const char *file = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--decode")) decode = true;
-    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof dump: unknown option %s\n", argv[i]); return 2; }
-    else file = argv[i];
+  const char *file = NULL, *arg;
+  PPCli cli;
+  int r;
+  pp_cli_begin(&cli, &pp_command_dump, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) return pp_cli_status(&cli, r);
+    decode = true;
   }
+  int n;
+  char **ops = pp_cli_operands(&cli, &n);
+  if (n > 1) { fprintf(stderr, "pathprof dump: one file at a time\n"); return 2; }
+  if (n) file = ops[0];
   file = pp_profile_name(file);
   if (pp_ends_with(file, ".json")) {
     PPTables t;

@@ -209,21 +209,36 @@ static uint64_t func_cells(const PPTables *t, const PPTabFunc *f, const char **k
   return f->g.npaths + 1;
 }
 
-int pp_cmd_size(int argc, char **argv) {
-  const char *obj = NULL, *base = NULL;
+static int run_size(int argc, char **argv);
+
+static const PPOpt size_opts[] = {
+  { "baseline", 0, "PLAIN", "the same object or program built without pathcc: sizes are shown against it" },
+  { "tables", 0, "T.pp.json", "a unit's tables, when the paths the object records are gone; may repeat" },
+  { 0, 0, 0, 0 },
+};
+
+const PPCommand pp_command_size = {
+  "size", "[--baseline PLAIN] [--tables T.pp.json]... OBJECT", "counter RAM and probe code per function and unit",
+  "Counter RAM and probe code per function and unit of an instrumented ELF object or program; tables "
+  "are found through the paths the object records, or given with --tables.",
+  size_opts, run_size,
+};
+
+static int run_size(int argc, char **argv) {
+  const char *obj = NULL, *base = NULL, *arg;
   VEC(const char *) extra = {0};
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--baseline") && i + 1 < argc) base = argv[++i];
-    else if (!strcmp(argv[i], "--tables") && i + 1 < argc) VEC_PUSH(extra, argv[++i]);
-    else if (argv[i][0] == '-') { fprintf(stderr, "pathprof size: unknown option %s\n", argv[i]); obj = NULL; break; }
-    else if (!obj) obj = argv[i];
-    else { obj = NULL; break; }
+  int r, n;
+  PPCli cli;
+  pp_cli_begin(&cli, &pp_command_size, argc, argv);
+  while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
+    if (r < 0) { VEC_FREE(extra); return pp_cli_status(&cli, r); }
+    if (r == 0) base = arg;
+    else VEC_PUSH(extra, arg);
   }
+  char **ops = pp_cli_operands(&cli, &n);
+  if (n == 1) obj = ops[0];
   if (!obj) {
-    fputs("usage: pathprof size [--baseline PLAIN] [--tables T.pp.json]... OBJECT\n"
-          "OBJECT: an instrumented ELF object or program; PLAIN: the same built without pathcc.\n"
-          "Prints counter RAM and probe code per function and unit; tables are found through\n"
-          "the paths the object records, or given with --tables.\n", stderr);
+    fprintf(stderr, "usage: pathprof size %s\n", pp_command_size.synopsis);
     VEC_FREE(extra);
     return 2;
   }

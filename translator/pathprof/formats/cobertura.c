@@ -7,16 +7,8 @@
 
 static double rate(uint64_t hit, uint64_t total) { return total ? (double)hit / (double)total : 1.0; }
 
-/* The decisions on line ln of file f: outcomes taken and outcomes in all. */
-static void line_branches(const PPCovFile *f, unsigned ln, unsigned *taken, unsigned *total) {
-  *taken = *total = 0;
-  for (size_t k = 0; k < f->branches.n; k++)
-    if (f->branches.v[k].line == ln) { (*total)++; *taken += f->branches.v[k].count > 0; }
-}
-
-static void xml_line(FILE *o, const char *indent, const PPCovFile *f, unsigned ln) {
-  unsigned taken, total;
-  line_branches(f, ln, &taken, &total);
+static void xml_line(FILE *o, const char *indent, const PPCovFile *f, const PPLineBranches *lb, unsigned ln) {
+  unsigned taken = lb[ln].taken, total = lb[ln].total;
   fprintf(o, "%s<line number=\"%u\" hits=\"%" PRIu64 "\"", indent, ln, f->lines[ln].count);
   if (total)
     fprintf(o, " branch=\"true\" condition-coverage=\"%u%% (%u/%u)\"", 100u * taken / total, taken, total);
@@ -33,15 +25,19 @@ void pp_format_cobertura(FILE *o, const PPCoverage *c) {
   fprintf(o, "<coverage line-rate=\"%.4f\" branch-rate=\"%.4f\" lines-covered=\"%" PRIu64 "\" lines-valid=\"%" PRIu64
           "\" branches-covered=\"%" PRIu64 "\" branches-valid=\"%" PRIu64 "\" complexity=\"0\" version=\"pathprof-1\" timestamp=\"%lld\">\n",
           rate(all.lines_hit, all.lines), rate(all.br_hit, all.br), all.lines_hit, all.lines, all.br_hit, all.br, ts);
-  fputs(" <sources>\n  <source>/</source>\n </sources>\n <packages>\n", o);
+  /* one source, the project root, and file names relative to it: GitLab matches them to the
+     repository's files (it reads at most 100 sources), Codecov and Jenkins too */
+  fputs(" <sources>\n  <source>", o);
+  pp_fputs_xml(o, pp_report_root());
+  fputs("</source>\n </sources>\n <packages>\n", o);
   /* one package per directory */
   for (size_t i = 0; i < c->files.n;) {
-    const char *n = pp_coverage_file_name(&c->files.v[i]), *slash = strrchr(n, '/');
+    const char *n = pp_report_path(&c->files.v[i]), *slash = strrchr(n, '/');
     size_t dl = slash ? (size_t)(slash - n) : 0;
     size_t j = i;
     PPCovSum ps = {0};
     for (; j < c->files.n; j++) {
-      const char *m = pp_coverage_file_name(&c->files.v[j]), *s2 = strrchr(m, '/');
+      const char *m = pp_report_path(&c->files.v[j]), *s2 = strrchr(m, '/');
       if ((s2 ? (size_t)(s2 - m) : 0) != dl || strncmp(m, n, dl)) break;
       pp_coverage_sum_file(c, &c->files.v[j], &ps);
     }
@@ -55,11 +51,12 @@ void pp_format_cobertura(FILE *o, const PPCoverage *c) {
       const PPCovFile *f = &c->files.v[k];
       PPCovSum s = {0};
       pp_coverage_sum_file(c, f, &s);
-      const char *path = pp_coverage_file_name(f);
+      const char *path = pp_report_path(f);
+      PPLineBranches *lb = pp_line_branches(f);
       fputs("    <class name=\"", o);
       pp_fputs_xml(o, slash ? strrchr(path, '/') + 1 : path);
       fputs("\" filename=\"", o);
-      pp_fputs_xml(o, path[0] == '/' ? path + 1 : path);
+      pp_fputs_xml(o, path);
       fprintf(o, "\" line-rate=\"%.4f\" branch-rate=\"%.4f\" complexity=\"0\">\n     <methods>\n", rate(s.lines_hit, s.lines),
               rate(s.br_hit, s.br));
       for (size_t m = 0; m < f->funcs.n; m++) {
@@ -68,14 +65,17 @@ void pp_format_cobertura(FILE *o, const PPCoverage *c) {
         pp_fputs_xml(o, fn->f->name);
         fprintf(o, "\" signature=\"\" line-rate=\"%.4f\" branch-rate=\"%.4f\" complexity=\"0\">\n       <lines>\n",
                 rate(fn->lines_hit, fn->lines_total), rate(fn->branches_hit, fn->branches_total));
+        /* a method's lines would repeat its class's (GitLab reads 10 MiB at most): its first
+           line with code stands for it */
         for (unsigned ln = fn->f->line; ln <= fn->f->end_line && ln <= f->nlines; ln++)
-          if (f->lines[ln].exists) xml_line(o, "        ", f, ln);
+          if (f->lines[ln].exists) { xml_line(o, "        ", f, lb, ln); break; }
         fputs("       </lines>\n      </method>\n", o);
       }
       fputs("     </methods>\n     <lines>\n", o);
       for (unsigned ln = 1; ln <= f->nlines; ln++)
-        if (f->lines[ln].exists) xml_line(o, "      ", f, ln);
+        if (f->lines[ln].exists) xml_line(o, "      ", f, lb, ln);
       fputs("     </lines>\n    </class>\n", o);
+      free(lb);
     }
     fputs("   </classes>\n  </package>\n", o);
     i = j;

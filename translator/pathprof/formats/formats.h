@@ -18,4 +18,26 @@ void pp_format_cobertura(FILE *o, const PPCoverage *c);
    missing). Function pages are a list of sections (html.c fn_sections). Returns 0, or -1 after
    one error line on stderr (html.c). */
 int pp_html_write(const PPCoverage *c, const char *profile, const char *dir);
+
+/* SonarQube's generic coverage XML, sonar-generic-coverage.xsd (sonarqube.c). */
+void pp_format_sonarqube(FILE *o, const PPCoverage *c, const char *profile);
+/* A Coveralls job for POST /api/v1/jobs (coveralls.c); CI details from the environment. */
+void pp_format_coveralls(FILE *o, const PPCoverage *c, const char *profile);
+/* A Markdown summary for a pull-request comment (markdown.c). */
+void pp_format_markdown(FILE *o, const PPCoverage *c, const char *profile);
+
+/* markdown.c: a table cell "75.0% (30/40) |" ("-" for nothing to cover), and text with what
+   Markdown would take as syntax escaped. */
+void pp_md_cell(FILE *o, uint64_t hit, uint64_t total);
+void pp_md_text(FILE *o, const char *s);
+
+/* ci.c: file names relative to the project root, which defaults to the current directory;
+   files outside it keep their absolute path. pp_report_root_set returns -1 when dir is not
+   found. */
+int pp_report_root_set(const char *dir);
+const char *pp_report_root(void);
+const char *pp_report_path(const PPCovFile *f);
+/* Per line of f (index 1..nlines): decision outcomes on it, those taken, whether one ran. */
+typedef struct { unsigned total, taken; bool reached; } PPLineBranches;
+PPLineBranches *pp_line_branches(const PPCovFile *f);
 #endif
