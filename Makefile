@@ -74,6 +74,8 @@ install: all
 	install -m 755 bin/pathcc bin/pathprof $(DESTDIR)$(PREFIX)/bin
 	install -m 644 lib/libpathprof.a $(DESTDIR)$(PREFIX)/lib
 	install -m 644 include/pathprof.h $(DESTDIR)$(PREFIX)/include
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 doc/pathcc.1 doc/pathprof.1 $(DESTDIR)$(PREFIX)/share/man/man1
 
 clean:
 	rm -rf build bin lib regress/out

@@ -2,6 +2,7 @@
 #include "ccprobe.h"
 #include "diag.h"
 #include "instrument.h"
+#include "usage.h"
 #include "model/util.h"
 #include <errno.h>
 #include <limits.h>
@@ -938,8 +939,12 @@ int main(int argc, char **argv) {
   int i = 1;
   bool wrapped = wrapper_compiler(&d, argv[0]);
   for (; i < argc && own_option(&d, argv[i]); i++) {}
+  /* pathcc --help / --version with no compiler named: pathcc's own (the version, then the compiler's) */
+  bool own_query = !wrapped && i == argc - 1 && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "--version"));
+  if (own_query && !strcmp(argv[i], "--help")) return pp_pathcc_help(stdout);
   if (!wrapped && i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
   else if (!wrapped) split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
+  if (own_query) pp_pathcc_version(stdout, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
   compiler_words = d.ccpre.n;
   for (; i < argc; i++)
     if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
