@@ -153,7 +153,7 @@ void pp_format_coveralls(FILE *o, const PPCoverage *c, const char *profile) {
     json_array_append_new(files, source_file(f, digest));
   }
   json_object_set_new(job, "source_files", files);
-  json_dumpf(job, o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+  json_dumpf(job, o, JSON_COMPACT | JSON_PRESERVE_ORDER);
   fputc('\n', o);
   json_decref(job);
   if (missing)
