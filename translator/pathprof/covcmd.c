@@ -1,6 +1,7 @@
 /* pathprof coverage: loads a profile, derives the coverage, writes it in the chosen format and
    checks the --fail-under thresholds. */
 #include "commands.h"
+#include "diffcov.h"
 #include "formats/formats.h"
 #include "formats/mcdcfmt.h"
 #include <errno.h>
@@ -11,7 +12,7 @@
 
 static int run_coverage(int argc, char **argv);
 
-enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
+enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_DIFF, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
 
 static const PPOpt coverage_opts[] = {
   [O_FORMAT] = { "format", 0, "FORMAT", "text (default), json, lcov, cobertura, gcov, html, sonarqube, coveralls or "
@@ -25,6 +26,10 @@ static const PPOpt coverage_opts[] = {
                                                   "practice) or unique-cause (clang's); formats text, json, lcov and gcov" },
   [O_NOCODE] = { "no-code", 0, "gcov|count", "lines GCC emits no code for: count them as they ran (count, the "
                                              "default, as clang does) or leave them out (gcov, as gcov does)" },
+  [O_DIFF] = { "diff", 0, "BASE", "differential coverage: only the lines a change added or modified, their branches and "
+                                  "every path through them. BASE is a unified diff file (- for stdin) or a git revision, "
+                                  "diffed against the working tree (origin/main...HEAD for a pull request's own commits). "
+                                  "Formats text, json, markdown, lcov and html; --fail-under applies to the changed code" },
   [O_FAIL] = { "fail-under", 0, "N", "exit with status 3 when line coverage is below N percent" },
   [O_FAIL_LINE] = { "fail-under-line", 0, "N", "the same as --fail-under" },
   [O_FAIL_BRANCH] = { "fail-under-branch", 0, "N", "exit with status 3 when branch coverage (outcomes of "
@@ -35,7 +40,7 @@ static const PPOpt coverage_opts[] = {
 };
 
 const PPCommand pp_command_coverage = {
-  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--mcdc[=masking|unique-cause]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
+  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--diff BASE] [--mcdc[=masking|unique-cause]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
   "line, branch, block, edge and path coverage in nine formats",
   "Coverage derived exactly from the path counts, with no extra instrumentation: per function calls, block, "
   "edge and branch coverage, line counts by gcov's rules and path coverage (executed of static paths).\n\n"
@@ -59,10 +64,15 @@ static const struct { const char *name; Writer write; } formats[] = {
   { "coveralls", pp_format_coveralls }, { "markdown", pp_format_markdown }, { NULL, NULL },
 };
 
+/* --diff's writers, by index in formats[] (NULL: the format has none). */
+typedef void (*DiffWriter)(FILE *o, const PPCoverage *c, const PPDiff *d, const char *profile);
+static void diff_lcov(FILE *o, const PPCoverage *c, const PPDiff *d, const char *profile) { (void)profile; pp_diff_lcov(o, c, d); }
+static const DiffWriter diff_writers[] = { pp_diff_text, pp_diff_json, diff_lcov, NULL, NULL, NULL, NULL, NULL, pp_diff_markdown, NULL };
+
 typedef struct {
   int format;                /* index in formats[] */
   int mcdc;                  /* --mcdc: a PPMcdcDef, or -1 */
-  const char *out, *file;
+  const char *out, *file, *diff;
   double fail[3];            /* line, branch, path thresholds in percent; < 0 when not given */
   bool gcov_nocode;          /* --no-code=gcov: lines without code have no count */
 } CovOpts;
@@ -101,6 +111,7 @@ static int parse(int argc, char **argv, CovOpts *o) {
       }
       o->gcov_nocode = arg[0] == 'g';
     }
+    else if (r == O_DIFF) o->diff = arg;
     else if (r == O_ROOT) {
       if (pp_report_root_set(arg)) { fprintf(stderr, "pathprof coverage: --root %s: no such directory\n", arg); return pp_cli_status(&cli, PP_CLI_BAD); }
     }
@@ -122,8 +133,16 @@ static int parse(int argc, char **argv, CovOpts *o) {
                     "markdown)\n", format);
     return 2;
   }
+  if (o->mcdc >= 0 && o->diff) {
+    fprintf(stderr, "pathprof coverage: --mcdc and --diff go one at a time\n");
+    return 2;
+  }
   if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov")) {
     fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov\n");
+    return 2;
+  }
+  if (o->diff && !diff_writers[o->format] && formats[o->format].write) {
+    fprintf(stderr, "pathprof coverage: --diff writes text, json, markdown, lcov or html, not %s\n", format);
     return 2;
   }
   if (!formats[o->format].write && (!o->out || !strcmp(o->out, "-"))) {
@@ -133,16 +152,18 @@ static int parse(int argc, char **argv, CovOpts *o) {
   return -1;
 }
 
-/* What a report holds: the coverage, and with --mcdc its MC/DC. */
+/* What a report holds: the coverage, and with --mcdc its MC/DC, with --diff the change. */
 typedef struct {
   const CovOpts *o;
   const PPCoverage *c;
   const PPMcdc *m;
+  const PPDiff *d;
 } Report;
 
 static void emit(FILE *f, const Report *r) {
   const char *fmt = formats[r->o->format].name;
-  if (!r->m) formats[r->o->format].write(f, r->c, r->o->file);
+  if (r->d) diff_writers[r->o->format](f, r->c, r->d, r->o->file);
+  else if (!r->m) formats[r->o->format].write(f, r->c, r->o->file);
   else if (!strcmp(fmt, "text")) pp_mcdc_text(f, r->c, r->m, r->o->file);
   else if (!strcmp(fmt, "json")) pp_mcdc_json(f, r->c, r->m, r->o->file);
   else if (!strcmp(fmt, "lcov")) pp_mcdc_lcov(f, r->c, r->m);
@@ -182,7 +203,7 @@ static int write_report(const Report *r, bool missing) {
 
 /* The --fail-under checks on hit/total of lines, branches and paths; nothing to cover passes.
    Returns 3 when one fails (one line on stderr each), else 0. */
-static int pp_coverage_thresholds(const double fail[3], const uint64_t hit[3], const uint64_t total[3], const char *what) {
+int pp_coverage_thresholds(const double fail[3], const uint64_t hit[3], const uint64_t total[3], const char *what) {
   static const char *const kinds[3] = { "line", "branch", "path" };
   int rc = 0;
   for (int k = 0; k < 3; k++) {
@@ -205,7 +226,14 @@ static int run_coverage(int argc, char **argv) {
   PPCoverage c;
   pp_coverage_build_lines(&l, &c, o.gcov_nocode);
   PPMcdc m;
-  Report rep = { &o, &c, NULL };
+  PPDiff d;
+  Report rep = { &o, &c, NULL, NULL };
+  if (o.diff && pp_diff_build(o.diff, &c, &d)) {
+    pp_coverage_free(&c);
+    pp_loaded_free(&l);
+    return 1;
+  }
+  if (o.diff) rep.d = &d;
   if (o.mcdc >= 0) {
     pp_mcdc_build(&c, (PPMcdcDef)o.mcdc, &m);
     pp_mcdc_explain(&c, &m);
@@ -221,10 +249,13 @@ static int run_coverage(int argc, char **argv) {
       fprintf(stderr, "pathprof coverage: %s: %" PRIu64 " path ends of %s have ids outside its paths and were left out\n",
               o.file, c.funcs.v[i].bad_ids, c.funcs.v[i].f->name);
   PPCovSum s = {0};
-  for (size_t i = 0; i < c.files.n; i++) pp_coverage_sum_file(&c, &c.files.v[i], &s);
+  if (o.diff) s = d.sum;
+  else
+    for (size_t i = 0; i < c.files.n; i++) pp_coverage_sum_file(&c, &c.files.v[i], &s);
   uint64_t hit[3] = { s.lines_hit, s.br_hit, s.paths_hit }, total[3] = { s.lines, s.br, s.paths };
-  int th = pp_coverage_thresholds(o.fail, hit, total, "the program");
+  int th = pp_coverage_thresholds(o.fail, hit, total, o.diff ? "the changed code" : "the program");
   if (!rc) rc = th;
+  if (o.diff) pp_diff_free(&d);
   pp_coverage_free(&c);
   pp_loaded_free(&l);
   return rc;
