@@ -240,7 +240,7 @@ static int run_coverage(int argc, char **argv) {
     if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
     rep.m = &m;
   }
-  if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out) ? 1 : 0;
+  if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
   else rc = write_report(&rep, l.missing);
   if (o.mcdc >= 0) pp_mcdc_free(&m);
   if (l.missing) rc = 1;

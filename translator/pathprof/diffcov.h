@@ -27,7 +27,7 @@ typedef struct {
   bool more_missed;     /* there are more than those */
 } PPDiffFunc;
 
-typedef struct {
+typedef struct PPDiff {
   const char *base;
   VEC(PPDiffFile) files;     /* in PPCoverage.files order */
   VEC(PPDiffFunc) funcs;     /* by file, then first line */

@@ -15,9 +15,14 @@ void pp_format_lcov(FILE *o, const PPCoverage *c);
 /* Cobertura XML (cobertura.c). */
 void pp_format_cobertura(FILE *o, const PPCoverage *c);
 /* Writes index.html, s<N>.html per source file and f<N>.html per function into dir (created if
-   missing). Function pages are a list of sections (html.c fn_sections). Returns 0, or -1 after
-   one error line on stderr (html.c). */
-int pp_html_write(const PPCoverage *c, const char *profile, const char *dir);
+   missing). Function pages are a list of sections (html.c fn_sections). With a change d (--diff),
+   only its files and their functions, changed lines marked. Returns 0, or -1 after one error
+   line on stderr (html.c). */
+struct PPDiff;
+int pp_html_write(const PPCoverage *c, const char *profile, const char *dir, const struct PPDiff *d);
+/* The index page: a directory tree of the files, sortable and searchable, and the functions
+   (htmlindex.c). */
+void pp_html_index(FILE *o, const PPCoverage *c, const char *profile, const struct PPDiff *d);
 
 /* SonarQube's generic coverage XML, sonar-generic-coverage.xsd (sonarqube.c). */
 void pp_format_sonarqube(FILE *o, const PPCoverage *c, const char *profile);

@@ -2,6 +2,7 @@
    network): an index of files and functions, annotated source per file, and per function its
    hot paths (choosing one highlights its lines and CFG edges) and a CFG picture. */
 #include "formats.h"
+#include "pathprof/diffcov.h"
 #include "model/kipf.h"
 #include "model/number.h"
 #include <errno.h>
@@ -26,6 +27,7 @@ static const char css[] =
   "pre,.src{font:12px/1.35 monospace}.src td{padding:0 6px;text-align:left;white-space:pre}"
   ".src td.n,.src td.c{text-align:right;color:#777}.src tr.hit td.c{color:#262}"
   ".src tr.miss td{background:#fdd}.src tr.part td.c{background:#ffd}.src tr.sel td{background:#bdf!important}"
+  ".src tr.chg td.n{box-shadow:inset 4px 0 #06c;color:#06c;font-weight:bold}"
   "ol.paths li{cursor:pointer;margin:1px 0}ol.paths li.sel{background:#bdf}ol.paths a{color:inherit;text-decoration:none}"
   "g.edge.sel path{stroke:#06c!important;stroke-width:5px!important}g.edge.sel polygon{stroke:#06c;fill:#06c}"
   "li.edge.sel{background:#bdf}.cfg{overflow:auto;max-height:80vh;border:1px solid #ddd}"
@@ -83,44 +85,10 @@ static void func_cells(FILE *o, const PPCovFunc *fn) {
   else cell(o, fn->paths_executed, fn->f->g.npaths);
 }
 
-/* ---- the index ---- */
-
-static void index_page(FILE *o, const PPCoverage *c, const char *profile) {
-  PPCovSum all = {0};
-  head(o, "pathprof coverage", false);
-  fputs("<h1>pathprof coverage</h1>\n<p>Profile <code>", o);
-  pp_fputs_xml(o, profile);
-  fprintf(o, "</code>: %zu files, %zu functions.</p>\n<section><h2>Files</h2><table id=\"files\">\n<tr><th class=\"name\">file</th>"
-          "<th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th></tr>\n",
-          c->files.n, c->funcs.n);
-  for (size_t i = 0; i < c->files.n; i++) {
-    PPCovSum s = {0};
-    pp_coverage_sum_file(c, &c->files.v[i], &s);
-    pp_coverage_sum_add(&all, &s);
-    fprintf(o, "<tr class=\"file\"><td class=\"name\"><a href=\"s%zu.html\">", i);
-    pp_fputs_xml(o, pp_coverage_file_name(&c->files.v[i]));
-    fputs("</a></td>", o);
-    sum_cells(o, &s);
-    fputs("</tr>\n", o);
-  }
-  fputs("<tr><td class=\"name\"><b>total</b></td>", o);
-  sum_cells(o, &all);
-  fputs("</tr>\n</table></section>\n<section><h2>Functions</h2><table id=\"functions\">\n<tr><th class=\"name\">function</th>"
-        "<th class=\"name\">file</th><th>calls</th><th>lines</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th></tr>\n", o);
-  for (size_t i = 0; i < c->files.n; i++)
-    for (size_t k = 0; k < c->files.v[i].funcs.n; k++) {
-      int fi = c->files.v[i].funcs.v[k];
-      const PPCovFunc *fn = &c->funcs.v[fi];
-      fprintf(o, "<tr class=\"function\"><td class=\"name\"><a href=\"f%d.html\">", fi);
-      pp_fputs_xml(o, fn->f->name);
-      fprintf(o, "</a></td><td class=\"name\">%s:%u</td><td>%" PRIu64 "</td>", base(pp_coverage_file_name(&c->files.v[i])), fn->f->line, fn->calls);
-      func_cells(o, fn);
-      fputs("</tr>\n", o);
-    }
-  fputs("</table></section>\n</body></html>\n", o);
-}
-
 /* ---- annotated source ---- */
+
+/* With --diff, the change whose lines source rows mark (class chg); NULL otherwise. */
+static const PPDiff *marks;
 
 /* Rows first..last of file f: line number, count (gcov's marks), source. */
 static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsigned first, unsigned last) {
@@ -128,7 +96,8 @@ static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsign
   for (unsigned ln = first; ln <= last; ln++) {
     const PPCovLine *l = ln <= f->nlines ? &f->lines[ln] : NULL;
     const char *cls = !l || !l->exists ? "none" : !l->count ? "miss" : l->unexecuted_block ? "part" : "hit";
-    fprintf(o, "<tr id=\"L%u\" class=\"%s\"><td class=\"n\">%u</td><td class=\"c\">", ln, cls, ln);
+    bool chg = marks && pp_diff_changed(marks, (int)(f - c->files.v), ln);
+    fprintf(o, "<tr id=\"L%u\" class=\"%s%s\"><td class=\"n\">%u</td><td class=\"c\">", ln, cls, chg ? " chg" : "", ln);
     if (l && l->exists) {
       if (l->count) fprintf(o, "%" PRIu64 "%s", l->count, l->unexecuted_block ? "*" : "");
       else fputs("#####", o);
@@ -420,7 +389,7 @@ static int write_page(const char *dir, const char *name, PageKind k, const PPCov
   int rc = 0;
   if (!o) rc = -1;
   else {
-    if (k == PAGE_INDEX) index_page(o, c, profile);
+    if (k == PAGE_INDEX) pp_html_index(o, c, profile, marks);
     else if (k == PAGE_FILE) file_page(o, c, i);
     else function_page(o, c, (int)i, dir);
     bool bad = fflush(o) != 0 || ferror(o);
@@ -434,21 +403,25 @@ static int write_page(const char *dir, const char *name, PageKind k, const PPCov
   return rc;
 }
 
-int pp_html_write(const PPCoverage *c, const char *profile, const char *dir) {
+int pp_html_write(const PPCoverage *c, const char *profile, const char *dir, const PPDiff *d) {
   if (mkdir(dir, 0777) && errno != EEXIST) {
     fprintf(stderr, "pathprof coverage: cannot create directory %s: %s\n", dir, strerror(errno));
     return -1;
   }
+  marks = d;
   int rc = write_page(dir, "index.html", PAGE_INDEX, c, 0, profile);
   for (size_t i = 0; !rc && i < c->files.n; i++) {
+    if (d && !pp_diff_file(d, (int)i)) continue;  /* --diff: the changed files only */
     char *n = pp_xasprintf("s%zu.html", i);
     rc = write_page(dir, n, PAGE_FILE, c, i, profile);
     free(n);
   }
   for (size_t i = 0; !rc && i < c->funcs.n; i++) {
+    if (d && !pp_diff_file(d, c->funcs.v[i].file)) continue;
     char *n = pp_xasprintf("f%zu.html", i);
     rc = write_page(dir, n, PAGE_FUNCTION, c, i, profile);
     free(n);
   }
+  marks = NULL;
   return rc;
 }
