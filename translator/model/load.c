@@ -10,20 +10,77 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- finding tables ---- */
 
+/* Skips JSON white space. */
+static const char *ws(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+  return p;
+}
+
+/* The end of the JSON string starting at p (its opening quote), or NULL when it runs past end. */
+static const char *string_end(const char *p, const char *end) {
+  for (p++; p < end; p++) {
+    if (*p == '\\') p++;
+    else if (*p == '"') return p + 1;
+  }
+  return NULL;
+}
+
+/* The top-level "checksum" from the first bytes of a tables file (pathcc writes it among the
+   first keys): 1 found, 0 not there before a nested value or the end of the bytes (the caller
+   then parses the whole file). */
+static int quick_checksum(const char *p, const char *end, uint64_t *sum) {
+  p = ws(p, end);
+  if (p >= end || *p++ != '{') return 0;
+  for (;;) {
+    p = ws(p, end);
+    if (p >= end || *p != '"') return 0;
+    const char *k = p, *ke = string_end(p, end);
+    if (!ke) return 0;
+    p = ws(ke, end);
+    if (p >= end || *p++ != ':') return 0;
+    p = ws(p, end);
+    if (p >= end) return 0;
+    if (*p == '"') {
+      const char *ve = string_end(p, end);
+      if (!ve) return 0;
+      if (ke - k == 10 && !strncmp(k, "\"checksum\"", 10)) {
+        char *stop;
+        *sum = strtoull(p + 1, &stop, 16);
+        return stop == ve - 1 && ve - p > 2;
+      }
+      p = ve;
+    } else if (*p == '{' || *p == '[') return 0;
+    else while (p < end && *p != ',' && *p != '}') p++;
+    p = ws(p, end);
+    if (p >= end || *p++ != ',') return 0;
+  }
+}
+
 /* The checksum a tables file declares, without building its graphs. */
 static int tables_checksum(const char *path, uint64_t *sum) {
+  char head[4096];
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (quick_checksum(head, head + n, sum)) return 0;
+  size_t len;
+  char *text = pp_read_file(path, &len);
   json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
+  json_t *root = text ? json_loadb(text, len, 0, &je) : NULL;
   const char *s = root ? json_string_value(json_object_get(root, "checksum")) : NULL;
   int rc = s ? 0 : -1;
   if (s) *sum = strtoull(s, NULL, 16);
   json_decref(root);
+  free(text);
   return rc;
 }
 
@@ -66,6 +123,49 @@ static char *find_tables(const struct pp_unitrec *u, char **why) {
   return search_dir(".", u->checksum, 6);
 }
 
+/* One unit's tables, found and read by a worker. */
+typedef struct {
+  char *path, *why, *terr;
+  PPTables tab;
+  int rc;               /* 0 read, -1 no tables found, -2 unreadable */
+} Found;
+
+typedef struct {
+  const struct pp_profile *prof;
+  Found *found;
+  size_t next;          /* the next unit to take */
+  pthread_mutex_t lock;
+} Work;
+
+/* Takes units one at a time until none is left: finding and parsing tables (JSON, digest)
+   is most of a report's time, and units are independent. */
+static void *load_units(void *arg) {
+  Work *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    size_t i = w->next++;
+    pthread_mutex_unlock(&w->lock);
+    if (i >= w->prof->nunits) return NULL;
+    Found *f = &w->found[i];
+    f->path = find_tables(&w->prof->units[i], &f->why);
+    if (!f->path) f->rc = -1;
+    else if (pp_tables_read(f->path, &f->tab, &f->terr)) f->rc = -2;
+  }
+}
+
+/* Up to 8 workers, one per processor. */
+static void read_all_tables(const struct pp_profile *prof, Found *found) {
+  Work w = { prof, found, 0, PTHREAD_MUTEX_INITIALIZER };
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t n = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus, started = 0;
+  if (n > prof->nunits) n = prof->nunits ? prof->nunits : 1;
+  pthread_t t[8];
+  for (size_t i = 1; i < n; i++)
+    if (!pthread_create(&t[started], NULL, load_units, &w)) started++;
+  load_units(&w);
+  for (size_t i = 0; i < started; i++) pthread_join(t[i], NULL);
+}
+
 int pp_load(const char *profile, PPLoaded *l) {
   char err[512];
   memset(l, 0, sizeof *l);
@@ -73,33 +173,36 @@ int pp_load(const char *profile, PPLoaded *l) {
     fprintf(stderr, "pathprof: %s\n", err);
     return -1;
   }
-  for (size_t i = 0; i < l->prof.nunits; i++) {
+  Found *found = pp_xcalloc(l->prof.nunits + 1, sizeof *found);
+  read_all_tables(&l->prof, found);
+  for (size_t i = 0; i < l->prof.nunits; i++) {  /* in unit order, so messages come out the same */
     const struct pp_unitrec *u = &l->prof.units[i];
-    char *why = NULL, *path = find_tables(u, &why), *terr = NULL;
-    PPLoadedUnit lu = { u, {0}, path, &l->prof };
-    if (!path) {
+    Found *f = &found[i];
+    PPLoadedUnit lu = { u, f->tab, f->path, &l->prof };
+    if (f->rc == -1) {
       fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s, and none with its checksum was found "
-              "under $PATHPROF_DB or here\n", profile, u->checksum, why);
-      free(why);
+              "under $PATHPROF_DB or here\n", profile, u->checksum, f->why);
+      free(f->why);
       l->missing++;
       continue;
     }
-    free(why);
-    if (pp_tables_read(path, &lu.tab, &terr)) {
-      fprintf(stderr, "pathprof: %s\n", terr);
-      free(terr); free(path);
+    free(f->why);
+    if (f->rc == -2) {
+      fprintf(stderr, "pathprof: %s\n", f->terr);
+      free(f->terr); free(f->path);
       l->missing++;
       continue;
     }
     if (lu.tab.ncounters != u->ncounters) {
       fprintf(stderr, "pathprof: %s: unit %016llx has %llu counters but its tables %s expect %" PRIu64 "\n",
-              profile, u->checksum, u->ncounters, path, lu.tab.ncounters);
-      pp_tables_free(&lu.tab); free(path);
+              profile, u->checksum, u->ncounters, f->path, lu.tab.ncounters);
+      pp_tables_free(&lu.tab); free(f->path);
       l->missing++;
       continue;
     }
     VEC_PUSH(l->units, lu);
   }
+  free(found);
   return 0;
 }
 

@@ -234,6 +234,8 @@ void pp_coverage_build_lines(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
       }
   }
   free(order); free(sorted); free(newpos);
+  cov_memo_free(cov->memo);  /* its indexes are from before the sort */
+  cov->memo = NULL;
 }
 
 void pp_coverage_sum_file(const PPCoverage *c, const PPCovFile *f, PPCovSum *s) {
@@ -268,6 +270,7 @@ void pp_coverage_free(PPCoverage *c) {
     VEC_FREE(f->branches);
   }
   VEC_FREE(c->files);
+  cov_memo_free(c->memo);
   pp_program_free(c->views, c->nviews);
   memset(c, 0, sizeof *c);
 }

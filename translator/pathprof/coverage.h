@@ -59,6 +59,7 @@ typedef struct {
   VEC(PPCovFunc) funcs;
   VEC(PPCovFile) files;     /* sorted by name */
   bool gcov_nocode;         /* lines whose statements all compile to nothing have no count (gcov's way) */
+  struct cov_memo *memo;    /* files already found, by the tables' name for them (source.c) */
 } PPCoverage;
 
 /* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only). */

@@ -34,8 +34,10 @@ bool cov_blank(const char *s);
 /* Text of line ln with comments and string contents blanked (state carried across lines for
    block comments is approximated: a line inside a comment that started earlier is not seen). */
 char *cov_code_of(const PPCovFile *f, unsigned ln);
-/* The index of the file the tables call name (found beside tables_path), added on first use. */
+/* The index of the file the tables call name (found beside tables_path), added on first use;
+   remembered by the two pointers, which the tables keep while c lives. */
 int cov_file_index(PPCoverage *c, const char *name, const char *tables_path);
+void cov_memo_free(struct cov_memo *m);
 /* Makes f's line table reach line. */
 void cov_grow_lines(PPCovFile *f, unsigned line);
 /* Does the line call a function (a name followed by '(' that is no keyword)? */

@@ -59,7 +59,57 @@ static void load_text(PPCovFile *f) {
   }
 }
 
+/* A hash table from (name, tables path) pointers to file indexes: a report asks once per block
+   line range, and finding a file on disk takes several system calls. */
+struct cov_memo {
+  struct { const char *name, *tables; int file; } *slot;
+  size_t cap, n;
+};
+
+static size_t memo_hash(const char *name, const char *tables, size_t cap) {
+  uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tables * 0xc2b2ae3d27d4eb4fULL;
+  return (size_t)(h >> 17) & (cap - 1);
+}
+
+static int *memo_slot(PPCoverage *c, const char *name, const char *tables) {
+  struct cov_memo *m = c->memo;
+  if (!m) m = c->memo = pp_xcalloc(1, sizeof *m);
+  if (2 * (m->n + 1) > m->cap) {  /* grow to keep it at most half full */
+    struct cov_memo g = { NULL, m->cap ? 2 * m->cap : 256, 0 };
+    g.slot = pp_xcalloc(g.cap, sizeof *g.slot);
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->slot[i].name) {
+        size_t k = memo_hash(m->slot[i].name, m->slot[i].tables, g.cap);
+        while (g.slot[k].name) k = (k + 1) & (g.cap - 1);
+        g.slot[k] = m->slot[i];
+        g.n++;
+      }
+    free(m->slot);
+    *m = g;
+  }
+  size_t k = memo_hash(name, tables, m->cap);
+  while (m->slot[k].name && (m->slot[k].name != name || m->slot[k].tables != tables)) k = (k + 1) & (m->cap - 1);
+  if (!m->slot[k].name) {
+    m->slot[k].name = name, m->slot[k].tables = tables, m->slot[k].file = -1;
+    m->n++;
+  }
+  return &m->slot[k].file;
+}
+
+void cov_memo_free(struct cov_memo *m) {
+  if (m) free(m->slot);
+  free(m);
+}
+
+static int find_file_index(PPCoverage *c, const char *name, const char *tables_path);
+
 int cov_file_index(PPCoverage *c, const char *name, const char *tables_path) {
+  int *memo = memo_slot(c, name, tables_path);
+  if (*memo < 0) *memo = find_file_index(c, name, tables_path);
+  return *memo;
+}
+
+static int find_file_index(PPCoverage *c, const char *name, const char *tables_path) {
   char *path = locate(name, tables_path);
   const char *key = path ? path : name;
   for (size_t i = 0; i < c->files.n; i++)

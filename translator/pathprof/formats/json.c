@@ -56,42 +56,73 @@ static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
   return o;
 }
 
+/* jansson's dump goes through a buffer here: json_dumpf writes token by token. */
+typedef struct { FILE *o; size_t n; char b[1 << 16]; } Out;
+
+static int out_add(const char *p, size_t n, void *data) {
+  Out *w = data;
+  if (w->n + n > sizeof w->b) {
+    fwrite(w->b, 1, w->n, w->o);
+    w->n = 0;
+    if (n > sizeof w->b) return fwrite(p, 1, n, w->o) == n ? 0 : -1;
+  }
+  memcpy(w->b + w->n, p, n);
+  w->n += n;
+  return 0;
+}
+
+static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s) {
+  json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
+  for (unsigned ln = 1; ln <= f->nlines; ln++)
+    if (f->lines[ln].exists)
+      json_array_append_new(lines, json_pack("{s:i, s:o, s:b}", "line", (int)ln, "count", jcount(f->lines[ln].count),
+                                             "unexecuted_block", f->lines[ln].unexecuted_block));
+  for (size_t k = 0; k < f->funcs.n; k++) json_array_append_new(funcs, jfunc(c, &c->funcs.v[f->funcs.v[k]]));
+  for (size_t k = 0; k < f->branches.n;) {
+    const PPCovBranch *b = &f->branches.v[k];
+    json_t *outs = json_array();
+    size_t j = k;
+    for (; j < f->branches.n && f->branches.v[j].func == b->func && f->branches.v[j].block == b->block; j++)
+      json_array_append_new(outs, jcount(f->branches.v[j].count));
+    json_array_append_new(brs, json_pack("{s:i, s:s, s:i, s:b, s:o}", "line", (int)b->line, "function",
+                                         c->funcs.v[b->func].f->name, "block", b->block, "reached", b->reached,
+                                         "outcomes", outs));
+    k = j;
+  }
+  json_t *sum = jsum(s);
+  set_paths_total(sum, s->paths);
+  return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path", f->path ? json_string(f->path) : json_null(),
+                   "summary", sum, "lines", lines, "functions", funcs, "branches", brs);
+}
+
+/* Written as it is made, one file at a time (a big program's whole document would take
+   hundreds of megabytes as a tree): the header with the totals, then each file on a line. */
 void pp_format_json(FILE *o, const PPCoverage *c, const char *profile) {
-  json_t *files = json_array();
-  PPCovSum all = {0};
+  PPCovSum all = {0}, *each = pp_xcalloc(c->files.n + 1, sizeof *each);
   for (size_t i = 0; i < c->files.n; i++) {
-    const PPCovFile *f = &c->files.v[i];
-    PPCovSum s = {0};
-    pp_coverage_sum_file(c, f, &s);
-    pp_coverage_sum_add(&all, &s);
-    json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
-    for (unsigned ln = 1; ln <= f->nlines; ln++)
-      if (f->lines[ln].exists)
-        json_array_append_new(lines, json_pack("{s:i, s:o, s:b}", "line", (int)ln, "count", jcount(f->lines[ln].count),
-                                               "unexecuted_block", f->lines[ln].unexecuted_block));
-    for (size_t k = 0; k < f->funcs.n; k++) json_array_append_new(funcs, jfunc(c, &c->funcs.v[f->funcs.v[k]]));
-    for (size_t k = 0; k < f->branches.n;) {
-      const PPCovBranch *b = &f->branches.v[k];
-      json_t *outs = json_array();
-      size_t j = k;
-      for (; j < f->branches.n && f->branches.v[j].func == b->func && f->branches.v[j].block == b->block; j++)
-        json_array_append_new(outs, jcount(f->branches.v[j].count));
-      json_array_append_new(brs, json_pack("{s:i, s:s, s:i, s:b, s:o}", "line", (int)b->line, "function",
-                                           c->funcs.v[b->func].f->name, "block", b->block, "reached", b->reached,
-                                           "outcomes", outs));
-      k = j;
-    }
-    json_t *sum = jsum(&s);
-    set_paths_total(sum, s.paths);
-    json_array_append_new(files, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path",
-                                           f->path ? json_string(f->path) : json_null(), "summary", sum,
-                                           "lines", lines, "functions", funcs, "branches", brs));
+    pp_coverage_sum_file(c, &c->files.v[i], &each[i]);
+    pp_coverage_sum_add(&all, &each[i]);
   }
   json_t *sum = jsum(&all);
   set_paths_total(sum, all.paths);
-  json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o}", "format", "pathprof-coverage", "version", 1, "profile",
-                           profile, "line_model", "source-1", "summary", sum, "files", files);
-  json_dumpf(root, o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-  fputc('\n', o);
-  json_decref(root);
+  json_t *head = json_pack("{s:s, s:i, s:s, s:s, s:o}", "format", "pathprof-coverage", "version", 1, "profile",
+                           profile, "line_model", "source-1", "summary", sum);
+  Out *w = pp_xmalloc(sizeof *w);
+  w->o = o;
+  w->n = 0;
+  char *text = json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  out_add(text, strlen(text) - 1, w);  /* the header without its closing brace */
+  out_add(",\"files\":[\n", 11, w);
+  free(text);
+  json_decref(head);
+  for (size_t i = 0; i < c->files.n; i++) {
+    json_t *f = jfile(c, &c->files.v[i], &each[i]);
+    if (i) out_add(",\n", 2, w);
+    json_dump_callback(f, out_add, w, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(f);
+  }
+  out_add("\n]}\n", 4, w);
+  fwrite(w->b, 1, w->n, o);
+  free(w);
+  free(each);
 }
