@@ -17,6 +17,14 @@ int pathprof_dump(pathprof_write_fn fn, void *ctx);
 /* Zeroes every counter, hash entry and dropped count of every registered unit. */
 void pathprof_reset(void);
 
+/* Names the test that runs from now on (doc/formats.md section 2, TEST records): the profile
+   keeps each test's counts apart as well as in the totals. name: 1 to 255 printable ASCII
+   characters, or 0 (or "") for no test. The POSIX back end first writes the counts so far to
+   the profile, under the previous name, and starts from $PATHPROF_TEST; a freestanding program
+   dumps (then resets) before naming the next test. Not while other threads count: their counts
+   of that moment may go to either test. Returns 0, or -1 for a bad name (nothing changes). */
+int pathprof_set_test(const char *name);
+
 /* POSIX back end only: merges the counts gathered so far into the profile file at path now,
    with the same locked write-aside procedure as at exit. path 0 means $PATHPROF_FILE, or
    "pathprof.out" when that is unset ("%p" in $PATHPROF_FILE is the pid, "%%" a percent sign).

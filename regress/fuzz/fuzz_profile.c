@@ -25,7 +25,8 @@ static int to_buf(void *ctx, const void *p, unsigned long len)
 }
 
 /* Whatever the bytes, parsing must not crash; an accepted profile must merge with itself,
-   write out and read back with every count doubled (saturating) and nothing else changed. */
+   write out and read back with every count doubled (saturating) and nothing else changed
+   (its tests too). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   struct pp_profile p, twice = {0, 0}, back;
@@ -41,7 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       pp_profile_merge(&twice, &p, err, sizeof err) == 0 &&
       pp_profile_write(&twice, to_buf, &out) == 0) {
     int rc = pp_profile_parse(out.b, out.n, "fuzz-out", &back, err, sizeof err);
-    assert(rc == 0 && back.nunits == p.nunits);
+    assert(rc == 0 && back.nunits == p.nunits && back.ntests == p.ntests);
+    for (i = 0; i < p.ntests; i++)
+      assert(!strcmp(back.tests[i].name, p.tests[i].name) && back.tests[i].nunits == p.tests[i].nunits);
     for (i = 0; i < p.nunits; i++) {
       assert(back.units[i].checksum == p.units[i].checksum);
       assert(back.units[i].ncounters == p.units[i].ncounters);

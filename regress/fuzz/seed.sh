@@ -2,7 +2,7 @@
 # Seeds the fuzz corpora (regress/fuzz/corpus/{profile,tables,import}) from real files: samples built
 # with pathcc and run, their profiles (one in continuous mode) and tables, tiny.c in every mode (kpath
 # forests, ppp sets with residual paths, edge counters, osp hot lists), and text dumps of
-# regress/fuzz/dumptext.c.
+# regress/fuzz/dumptext.c, and a profile with per-test counts.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 c=${1:-$top/build/fuzz/corpus}
 w=$(mktemp -d "${TMPDIR:-/tmp}/pathprof-seed.XXXXXX") || exit 1
@@ -23,6 +23,9 @@ done
 cp "$top/regress/fuzz/tiny.c" "$w/t.c"  # a short source path keeps the tables small
 (cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -o tiny t.c >/dev/null 2>&1 &&
  PATHPROF_FILE="$w/tiny.out" timeout 20 ./tiny >/dev/null 2>&1 && cp "$w/tiny.out" "$c/profile/")
+(cd "$w" && PATHPROF_FILE="$w/tests.out" PATHPROF_TEST=one timeout 20 ./tiny >/dev/null 2>&1 &&
+ PATHPROF_FILE="$w/tests.out" PATHPROF_TEST="test two" timeout 20 ./tiny x >/dev/null 2>&1 &&
+ cp "$w/tests.out" "$c/profile/tiny-tests.out")  # per-test counts (TEST records, version 2)
 for m in kpath edge osp ppp; do  # the other modes' tables and profile records, from the same program
   case $m in kpath) o="--mode=kpath --k=3";; ppp) o="--mode=ppp --interesting=hot:50%:$w/tiny.out";; *) o=--mode=$m;; esac
   mkdir -p "$w/$m" && cp "$w/t.c" "$w/$m/t.c"

@@ -7,6 +7,7 @@
 
 #define UNIT_TAG 0x54494E55UL  /* "UNIT" */
 #define END_TAG 0x00444E45UL   /* "END\0" */
+#define TEST_TAG 0x54534554UL  /* "TEST" */
 #define FNV_BASIS 0xcbf29ce484222325ULL
 #define MAX_PROBES 64
 #define SAT32 0xffffffffUL
@@ -643,8 +644,8 @@ int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long n
   return o.failed ? -1 : 0;
 }
 
-/* Starts a profile stream: the header (doc/formats.md section 2). */
-void __pathprof_out_begin(struct __pathprof_out *o, pathprof_write_fn fn, void *ctx)
+/* Starts a profile stream of the given format version: the header (doc/formats.md section 2). */
+static void out_begin(struct __pathprof_out *o, pathprof_write_fn fn, void *ctx, unsigned long version)
 {
   const char *magic = "PATHPROF";
   int i;
@@ -652,8 +653,14 @@ void __pathprof_out_begin(struct __pathprof_out *o, pathprof_write_fn fn, void *
   out_init(o, fn, ctx);
   for (i = 0; i < 8; i++)
     put_byte(o, (unsigned char)magic[i]);
-  put_u32(o, 1);
+  put_u32(o, version);
   put_u32(o, 0);
+}
+
+/* Starts a profile stream: the header (doc/formats.md section 2). */
+void __pathprof_out_begin(struct __pathprof_out *o, pathprof_write_fn fn, void *ctx)
+{
+  out_begin(o, fn, ctx, 1);
 }
 
 /* Appends a little-endian 32-bit integer to a profile stream. */
@@ -726,7 +733,69 @@ int pathprof_dump(pathprof_write_fn fn, void *ctx)
   return __pathprof_dump_if(fn, ctx, 0);
 }
 
-/* The same for the units keep accepts (all when keep is 0), without the back end's sync. */
+/* ---- per-test counts (doc/formats.md section 2, TEST records) ---- */
+
+#define TEST_NAME_MAX 255
+static char test_name[TEST_NAME_MAX + 1];  /* empty: no test */
+
+/* 1 to 255 printable ASCII characters. */
+static int test_name_ok(const char *name)
+{
+  unsigned long n = 0;
+  for (; name[n]; n++)
+    if ((unsigned char)name[n] < 0x20 || (unsigned char)name[n] > 0x7e || n >= TEST_NAME_MAX)
+      return 0;
+  return n > 0;
+}
+
+/* Sets the name without the back end's hook (the POSIX back end, from $PATHPROF_TEST). */
+int __pathprof_test_init(const char *name)
+{
+  unsigned long i;
+  if (name && *name && !test_name_ok(name))
+    return -1;
+  for (i = 0; name && name[i]; i++)
+    test_name[i] = name[i];
+  test_name[i] = 0;
+  return 0;
+}
+
+/* The counts made so far belong to the previous test: the back end deals with them first. */
+int pathprof_set_test(const char *name)
+{
+  if (name && *name && !test_name_ok(name))
+    return -1;
+  __pathprof_backend_test();
+  return __pathprof_test_init(name);
+}
+
+const char *__pathprof_test_name(void)
+{
+  return test_name[0] ? test_name : 0;
+}
+
+/* The TEST record filing the units keep accepts (nunits of them) under the current test. */
+static void put_test(struct __pathprof_out *o, int (*keep)(const struct __pathprof_unit *), unsigned long nunits)
+{
+  struct __pathprof_unit *u;
+  unsigned long len = name_len(test_name), i;
+
+  put_u32(o, TEST_TAG);
+  put_u32(o, len);
+  put_u64(o, nunits);
+  for (i = 0; i < len; i++)
+    put_byte(o, (unsigned char)test_name[i]);
+  for (; i % 8; i++)
+    put_byte(o, 0);
+  for (u = __pathprof_first(); u && !o->failed && nunits; u = __pathprof_next(u))
+    if (!keep || keep(u)) {
+      put_unit(o, u, used_entries(u));
+      nunits--;
+    }
+}
+
+/* The same for the units keep accepts (all when keep is 0), without the back end's sync. With a
+   test name set the units go out twice: as the totals, and in the test's record (version 2). */
 int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct __pathprof_unit *))
 {
   struct __pathprof_out o;
@@ -735,7 +804,7 @@ int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct
 
   if (!fn)
     return -1;
-  __pathprof_out_begin(&o, fn, ctx);
+  out_begin(&o, fn, ctx, test_name[0] ? 2 : 1);
   for (u = __pathprof_first(); u && !o.failed; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
@@ -743,5 +812,7 @@ int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct
     nunits++;
   }
   put_sources(&o, 0);
+  if (test_name[0])
+    put_test(&o, keep, nunits);
   return __pathprof_out_end(&o, nunits);
 }

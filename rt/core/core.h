@@ -13,6 +13,17 @@ void __pathprof_backend_init(void);
 void __pathprof_backend_sync(void);
 void __pathprof_backend_reset(void);
 
+/* Defined by every back end: pathprof_set_test calls it before the test name changes, since
+   the counts made so far belong to the previous test (POSIX: writes them to the profile;
+   freestanding: nothing, the program dumps between tests). */
+void __pathprof_backend_test(void);
+
+/* The current test's name (pathprof_set_test, or $PATHPROF_TEST in the POSIX back end), or 0;
+   dumps file their units under it too (a TEST record). __pathprof_test_init sets it without
+   the back end's hook; 0 or -1 for a bad name. */
+const char *__pathprof_test_name(void);
+int __pathprof_test_init(const char *name);
+
 /* pathprof_dump and pathprof_reset for the units keep accepts (all when keep is 0); the dump
    leaves out __pathprof_backend_sync (so a signal handler may call it). */
 int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct __pathprof_unit *));

@@ -18,6 +18,11 @@ void __pathprof_backend_reset(void)
 {
 }
 
+/* A new test name: the program has dumped the previous test's counts itself (and reset them). */
+void __pathprof_backend_test(void)
+{
+}
+
 /* Per-thread shards need threads: a unit built with them still links, and counts in its own
    array (a bare-metal program has one thread). */
 unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long long **slot)

@@ -322,6 +322,15 @@ static void init(void)
   if (path)
     __pathprof_crash_init(path);
   free(path);
+  if (!__pathprof_test_name() && __pathprof_test_init(__pathprof_getenv("PATHPROF_TEST")) != 0)
+    fprintf(stderr, "pathprof: PATHPROF_TEST: not a test name (1 to 255 printable characters); counts go to the totals only\n");
+}
+
+/* A new test name: the counts so far are the previous test's, so they go to the profile now. */
+void __pathprof_backend_test(void)
+{
+  if (__pathprof_first())
+    pathprof_write_file(0);
 }
 
 /* Registration of a unit built with `pathcc --continuous`, whose code counts through its

@@ -210,13 +210,15 @@ int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const s
   return -1;
 }
 
-/* The dense canonical profile of the snapshot, forests included. 0, or -1 with err set. */
+/* The dense canonical profile of the snapshot, forests included, and under a test name its
+   units filed under the test too (a TEST record). 0, or -1 with err set. */
 int __pathprof_snapshot_profile(const struct __pathprof_snapshot *ss, struct pp_profile *p, char *err,
                                 size_t errlen)
 {
   if (pp_profile_from_sparse(ss->units, ss->n, p, err, errlen) != 0)
     return -1;
-  if (ss->forests.nforests && pp_profile_merge(p, &ss->forests, err, errlen) != 0) {
+  if ((ss->forests.nforests && pp_profile_merge(p, &ss->forests, err, errlen) != 0) ||
+      (__pathprof_test_name() && pp_profile_set_test(p, __pathprof_test_name(), err, errlen) != 0)) {
     pp_profile_free(p);
     return -1;
   }

@@ -105,6 +105,9 @@ void pp_profile_free(struct pp_profile *p)
   free(p->forests);
   p->forests = 0;
   p->nforests = 0;
+  ppf_free_tests(p->tests, p->ntests);
+  p->tests = 0;
+  p->ntests = 0;
 }
 
 /* Orders hash entries by (fn, id) for qsort. */
@@ -136,7 +139,7 @@ void ppf_canon_hash(struct pp_unitrec *u)
 }
 
 /* Deep copy of src into dst, with a canonical hash; 0 or -1 (no memory, dst left empty). */
-static int copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
+int ppf_copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
 {
   const char *name = src->name ? src->name : "";
   memset(dst, 0, sizeof *dst);
@@ -265,7 +268,7 @@ static int absorb(struct pp_profile *p, struct pp_unitrec *rec, char *err, size_
 int pp_profile_add_unit(struct pp_profile *p, const struct pp_unitrec *u, char *err, size_t errlen)
 {
   struct pp_unitrec copy;
-  if (copy_unit(&copy, u) != 0)
+  if (ppf_copy_unit(&copy, u) != 0)
     return ppf_fail(err, errlen, "out of memory");
   return absorb(p, &copy, err, errlen);
 }
@@ -621,7 +624,7 @@ int ppf_canonical(const struct pp_profile *p)
   size_t i;
   unsigned long long k;
   const struct pp_unitrec *u;
-  if (p->osp || p->nforests)
+  if (p->osp || p->nforests || p->ntests)
     return 0;
   for (i = 0; i < p->nunits; i++) {
     u = &p->units[i];
@@ -645,6 +648,10 @@ int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct 
   out->nunits = 0;
   out->units = 0;
   out->osp = 0;
+  out->nforests = 0;
+  out->forests = 0;
+  out->ntests = 0;
+  out->tests = 0;
   if (a->osp && b && b->osp)
     return ppf_fail(err, errlen, "two OSP snapshots (OSPH records) cannot be merged: each is a random sample "
                 "at its own rate");
@@ -656,7 +663,7 @@ int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct 
     return ppf_fail(err, errlen, "out of memory");
   }
   for (i = 0; i < na + nb; i++)
-    if (copy_unit(&recs[i], i < na ? &a->units[i] : &b->units[i - na]) != 0) {
+    if (ppf_copy_unit(&recs[i], i < na ? &a->units[i] : &b->units[i - na]) != 0) {
       ppf_free_units(recs, i);
       ppf_free_osph(osp);
       return ppf_fail(err, errlen, "out of memory");
@@ -666,7 +673,7 @@ int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct 
     return -1;
   }
   out->osp = osp;
-  if (copy_forests(a, b, out, err, errlen) != 0) {
+  if (copy_forests(a, b, out, err, errlen) != 0 || ppf_copy_tests(a, b, out, err, errlen) != 0) {
     pp_profile_free(out);
     return -1;
   }

@@ -66,18 +66,41 @@ struct pp_forest {
   struct pp_knode *nodes;
 };
 
+/* The counts one test made (a TEST record, doc/formats.md section 2): unit records like a
+   profile's, each for a unit the profile has. */
+struct pp_test {
+  char *name;                       /* 1 to 255 printable ASCII characters */
+  size_t nunits;
+  struct pp_unitrec *units;         /* sorted by checksum, as a profile's */
+};
+
 /* A whole profile. Profiles made by pp_profile_parse, pp_profile_read, pp_profile_merge and
    pp_profile_add_unit are canonical: units sorted by checksum with no checksum twice, hash entries
    sorted by (fn, id) with no pair twice and every count > 0; forests sorted by (checksum, fn)
    with no pair twice, each in preorder with siblings sorted by label and no label twice among
-   siblings. An all-zero struct is empty. */
+   siblings; tests sorted by name with no name twice, their units canonical. The units are the
+   totals: counts made under a test name are in them too. An all-zero struct is empty. */
 struct pp_profile {
   size_t nunits;
   struct pp_unitrec *units;
   struct pp_osph *osp;              /* the OSPH record, or 0 */
   size_t nforests;
   struct pp_forest *forests;
+  size_t ntests;
+  struct pp_test *tests;
 };
+
+/* Whether name can name a test: 1 to 255 printable ASCII characters (space included). */
+int pp_test_name_ok(const char *name);
+
+/* Files all of p's unit counts under test name as well, replacing the tests p had: what a run
+   made with the test name set. Returns 0, or -1 (bad name, no memory) with p unchanged. */
+int pp_profile_set_test(struct pp_profile *p, const char *name, char *err, size_t errlen);
+
+/* Keeps only test name's counts in p's units (units the test did not run keep their place with
+   zero counts), and drops the tests, forests and OSPH record, which are not per test. Returns
+   0, or -1 when p has no such test (p unchanged). */
+int pp_profile_only_test(struct pp_profile *p, const char *name, char *err, size_t errlen);
 
 /* The k-slab forest of function fn of unit checksum in canonical p, or 0 if it has none. */
 const struct pp_forest *pp_profile_forest(const struct pp_profile *p, unsigned long long checksum,

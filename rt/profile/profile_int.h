@@ -13,6 +13,9 @@
 #define KMAX 64
 #define END_TAG 0x00444E45UL  /* "END\0" */
 #define OSPH_TAG 0x4850534FUL /* "OSPH" */
+#define TEST_TAG 0x54534554UL /* "TEST" */
+#define TEST_FIXED 16         /* tag, name length, unit count */
+#define TEST_NAME_MAX 255
 #define OSPH_FIXED 80         /* tag to resamples */
 #define FNV_BASIS 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -61,6 +64,39 @@ int ppf_fold_forests(struct pp_forest *v, size_t n, struct pp_profile *out, char
 void ppf_free_forests(struct pp_forest *v, size_t n);
 /* Frees an OSPH record. */
 void ppf_free_osph(struct pp_osph *o);
+/* Unit records a reader has parsed so far, in file order. */
+struct ppf_recs {
+  struct pp_unitrec *v;
+  size_t n, cap;
+};
+
+/* Tests a reader has parsed so far (TEST records, version 2): each one's name and unit
+   records. */
+struct ppf_testrec {
+  char *name;
+  struct ppf_recs recs;
+};
+struct ppf_testlist {
+  struct ppf_testrec *v;
+  size_t n, cap;
+};
+
+/* Folds each test's records as a profile's, then the tests by name, into out's tests;
+   consumes tl (tests.c). */
+int ppf_fold_testlist(struct ppf_testlist *tl, struct pp_profile *out, char *msg, size_t msglen);
+
+/* A copy of src (name, counters, hash); 0 or -1 (no memory, dst empty). */
+int ppf_copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src);
+/* Frees n owned tests and their array. */
+void ppf_free_tests(struct pp_test *t, size_t n);
+/* Copies the tests of a and b (b may be 0) into out, those of one name added up. */
+int ppf_copy_tests(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
+                   char *err, size_t errlen);
+/* Turns n owned tests, each with canonical units, into out's sorted list, those of one name added
+   up; consumes v, also on error. */
+int ppf_fold_tests(struct pp_test *v, size_t n, struct pp_profile *out, char *err, size_t errlen);
+/* Checks that every test's units are units of p with the same number of counters. */
+int ppf_check_tests(const struct pp_profile *p, char *err, size_t errlen);
 /* Frees what one unit record owns. */
 void ppf_free_unit(struct pp_unitrec *u);
 /* Frees n owned records and their array. */

@@ -56,7 +56,7 @@ static int parse_header(const struct in *in, size_t at)
   if (left < HEADER_LEN)
     return ppf_fail(in->err, in->errlen, "%s: truncated header at byte %zu (file ends at byte %zu)",
                 in->fname, at, in->len);
-  if (get_u32(in->b + at + 8) != 1)
+  if (get_u32(in->b + at + 8) != 1 && get_u32(in->b + at + 8) != 2)
     return ppf_fail(in->err, in->errlen, "%s: unknown format version %lu at byte %zu", in->fname,
                 get_u32(in->b + at + 8), at + 8);
   if (get_u32(in->b + at + 12) != 0)
@@ -116,14 +116,9 @@ static int parse_counts(const struct in *in, size_t at, size_t *pos, struct pp_u
   return 0;
 }
 
-/* Records parsed so far, in file order. */
-struct recs {
-  struct pp_unitrec *v;
-  size_t n, cap;
-};
 
 /* Appends an owned record to the list (growing it by doubling); consumes u, also on error. */
-static int push(struct recs *l, struct pp_unitrec *u)
+static int push(struct ppf_recs *l, struct pp_unitrec *u)
 {
   void *v = l->v;
   int rc = ppf_reserve(&v, &l->cap, l->n, sizeof *l->v);
@@ -137,7 +132,7 @@ static int push(struct recs *l, struct pp_unitrec *u)
 }
 
 /* Parses the unit record at *pos (its tag already seen) and appends it to l. */
-static int parse_unit(const struct in *in, size_t *pos, struct recs *l)
+static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l)
 {
   size_t at = *pos, q = at + UNIT_FIXED;
   struct pp_unitrec u;
@@ -186,7 +181,7 @@ static int parse_set(const struct in *in, size_t at, size_t *pos, unsigned long 
 }
 
 /* Parses the sparse unit record (SPRS) at *pos and appends it to l as a dense one. */
-static int parse_sparse(const struct in *in, size_t *pos, struct recs *l)
+static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
 {
   size_t at = *pos, q = at + SPRS_FIXED;
   unsigned long long nset, i;
@@ -318,7 +313,7 @@ static int parse_osph(const struct in *in, size_t *pos, struct pp_osph **out)
 }
 
 /* Replaces the OSPH blocks' record numbers by the checksums of those unit records. */
-static int resolve_osph(const struct in *in, struct pp_osph *o, const struct recs *l)
+static int resolve_osph(const struct in *in, struct pp_osph *o, const struct ppf_recs *l)
 {
   unsigned long long j;
   for (j = 0; o && j < o->nblocks; j++) {
@@ -390,6 +385,35 @@ static int parse_kslb(const struct in *in, size_t *pos, struct forests *l)
   return 0;
 }
 
+/* Reads the head of the TEST record at *pos (its name) into a new entry of tl; *left gets the
+   number of unit records that follow and belong to it. */
+static int parse_test_head(const struct in *in, size_t *pos, struct ppf_testlist *tl, unsigned long long *left)
+{
+  size_t at = *pos, q = at + TEST_FIXED;
+  unsigned long len;
+  char *name;
+  void *v = tl->v;
+  if (in->len - at < TEST_FIXED)
+    return ppf_fail(in->err, in->errlen, "%s: truncated test record at byte %zu", in->fname, at);
+  len = get_u32(in->b + at + 4);
+  if (len < 1 || len > TEST_NAME_MAX)
+    return ppf_fail(in->err, in->errlen, "%s: test name of %lu bytes at byte %zu (1 to %d)", in->fname, len,
+                    at + 4, TEST_NAME_MAX);
+  if (parse_name(in, at, &q, len, &name) != 0)
+    return -1;
+  if (!pp_test_name_ok(name) || ppf_reserve(&v, &tl->cap, tl->n, sizeof *tl->v) != 0) {
+    free(name);
+    return ppf_fail(in->err, in->errlen, "%s: test name with a control character at byte %zu (or no memory)",
+                    in->fname, at + TEST_FIXED);
+  }
+  tl->v = v;
+  memset(&tl->v[tl->n], 0, sizeof *tl->v);
+  tl->v[tl->n++].name = name;
+  *left = get_u64(in->b + at + 8);
+  *pos = q;
+  return 0;
+}
+
 /* Checks the trailer at pos of the stream that starts at `start`: unit count, checksum of the
    stream's bytes before it. */
 static int parse_trailer(const struct in *in, size_t start, size_t pos, unsigned long nunits)
@@ -413,11 +437,12 @@ static int parse_trailer(const struct in *in, size_t start, size_t pos, unsigned
 
 /* Walks the records of the stream that starts at *pos, up to and including its trailer; *pos
    moves past it. */
-static int parse_stream(const struct in *in, size_t *pos, struct recs *l, struct pp_osph **osp,
-                        struct forests *fl)
+static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, struct pp_osph **osp,
+                        struct forests *fl, struct ppf_testlist *tl)
 {
   size_t start = *pos, q = start + HEADER_LEN;
   unsigned long nunits = 0, tag;
+  unsigned long long left = 0; /* unit records the current test still has */
   int rc;
   if (parse_header(in, start) != 0)
     return -1;
@@ -426,6 +451,9 @@ static int parse_stream(const struct in *in, size_t *pos, struct recs *l, struct
       return ppf_fail(in->err, in->errlen, "%s: missing trailer at byte %zu (file ends at byte %zu)",
                   in->fname, q, in->len);
     tag = get_u32(in->b + q);
+    if (left && tag != UNIT_TAG && tag != SPRS_TAG)
+      return ppf_fail(in->err, in->errlen, "%s: test '%s': %llu unit records missing at byte %zu", in->fname,
+                      tl->v[tl->n - 1].name, left, q);
     if (tag == END_TAG) {
       if (parse_trailer(in, start, q, nunits) != 0)
         return -1;
@@ -436,30 +464,35 @@ static int parse_stream(const struct in *in, size_t *pos, struct recs *l, struct
       rc = parse_kslb(in, &q, fl);
     else if (tag == OSPH_TAG)
       rc = parse_osph(in, &q, osp);
-    else if (tag == UNIT_TAG || tag == SPRS_TAG)
-      rc = tag == UNIT_TAG ? parse_unit(in, &q, l) : parse_sparse(in, &q, l);
-    else
+    else if (tag == TEST_TAG && get_u32(in->b + start + 8) == 2)
+      rc = parse_test_head(in, &q, tl, &left);
+    else if (tag == UNIT_TAG || tag == SPRS_TAG) { /* the current test's, else the totals' */
+      struct ppf_recs *dst = left ? &tl->v[tl->n - 1].recs : l;
+      rc = tag == UNIT_TAG ? parse_unit(in, &q, dst) : parse_sparse(in, &q, dst);
+      nunits += !left;
+      left -= !!left;
+    } else
       return ppf_fail(in->err, in->errlen, "%s: unknown tag 0x%08lx at byte %zu", in->fname, tag, q);
     if (rc != 0)
       return -1;
-    nunits += tag == UNIT_TAG || tag == SPRS_TAG;
   }
 }
 
 /* A profile file is one or more streams, one after the other, whose counts add up (each writer
    under the lock appends its own; doc/formats.md section 2, "Appended streams"). The OSPH
    block numbers of a stream name that stream's unit records. */
-static int parse_body(const struct in *in, struct recs *l, struct pp_osph **osp, struct forests *fl)
+static int parse_body(const struct in *in, struct ppf_recs *l, struct pp_osph **osp, struct forests *fl,
+                      struct ppf_testlist *tl)
 {
   size_t pos = 0, first;
   struct pp_osph *before;
-  struct recs view;
+  struct ppf_recs view;
   do {
     first = l->n;
     before = *osp;
-    if (parse_stream(in, &pos, l, osp, fl) != 0)
+    if (parse_stream(in, &pos, l, osp, fl, tl) != 0)
       return -1;
-    view.v = l->v + first;
+    view.v = l->v ? l->v + first : 0;
     view.n = l->n - first;
     if (*osp != before && resolve_osph(in, *osp, &view) != 0)
       return -1;
@@ -547,7 +580,7 @@ static int parse_region(const struct in *in, size_t pos, size_t page, struct pp_
 }
 
 /* Walks the regions of a continuous profile (pages of counters the program mapped). */
-static int parse_continuous(const struct in *in, struct recs *l)
+static int parse_continuous(const struct in *in, struct ppf_recs *l)
 {
   size_t page = parse_cont_header(in), pos, size = 0;
   struct pp_unitrec u;
@@ -571,10 +604,11 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
                      struct pp_profile *out, char *err, size_t errlen)
 {
   struct in in;
-  struct recs l = {0, 0, 0};
+  struct ppf_recs l = {0, 0, 0};
   struct pp_osph *osp = 0;
   struct forests fl = {0, 0, 0};
-  struct pp_profile forests;
+  struct pp_profile forests, tests;
+  struct ppf_testlist tl = {0, 0, 0};
   char msg[256];
 
   in.b = buf;
@@ -584,26 +618,43 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.errlen = errlen;
   memset(out, 0, sizeof *out);
   memset(&forests, 0, sizeof forests);
+  memset(&tests, 0, sizeof tests);
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
-      : parse_body(&in, &l, &osp, &fl) != 0) {
+      : parse_body(&in, &l, &osp, &fl, &tl) != 0) {
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
     ppf_free_osph(osp);
+    ppf_fold_testlist(&tl, &tests, msg, sizeof msg); /* frees what the tests had */
+    pp_profile_free(&tests);
     return -1;
+  }
+  if (ppf_fold_testlist(&tl, &tests, msg, sizeof msg) != 0) {
+    ppf_free_units(l.v, l.n);
+    ppf_free_forests(fl.v, fl.n);
+    ppf_free_osph(osp);
+    return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
   }
   if (ppf_fold_forests(fl.v, fl.n, &forests, msg, sizeof msg) != 0) {
     ppf_free_units(l.v, l.n);
     ppf_free_osph(osp);
+    pp_profile_free(&tests);
     return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
   }
   if (ppf_fold(l.v, l.n, out, msg, sizeof msg) != 0) {
     pp_profile_free(&forests);
+    pp_profile_free(&tests);
     ppf_free_osph(osp);
     return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
   }
   out->osp = osp;
   out->nforests = forests.nforests;
   out->forests = forests.forests;
+  out->ntests = tests.ntests;
+  out->tests = tests.tests;
+  if (ppf_check_tests(out, msg, sizeof msg) != 0) {
+    pp_profile_free(out);
+    return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
+  }
   return 0;
 }
 
@@ -792,7 +843,7 @@ static size_t body_end(size_t len, size_t at, unsigned long long n, size_t sz)
 static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
 {
   unsigned long tag = get_u32(b + at);
-  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : 0, q;
+  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : tag == TEST_TAG ? TEST_FIXED : 0, q;
   unsigned long long nc;
   size_t lo, hi, mid;
   void *v;
@@ -803,6 +854,8 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
     return WALK_CUT;
   if (tag == KSLB_TAG)
     return body_end(len, at + KSLB_FIXED, get_u64(b + at + 24), 24);
+  if (tag == TEST_TAG) /* its name; its unit records follow as records of their own */
+    return body_end(len, at + TEST_FIXED, (get_u32(b + at + 4) + 7) / 8, 8);
   nc = get_u64(b + at + 16);
   q = at + fixed + (get_u32(b + at + 4) + 7) / 8 * 8;
   q = body_end(len, q, tag == SPRS_TAG ? get_u64(b + at + 24) : nc, tag == SPRS_TAG ? 16 : 8);
@@ -840,7 +893,7 @@ static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct 
     return WALK_BAD;
   if (len - at < HEADER_LEN)
     return WALK_CUT;
-  if (get_u32(b + at + 8) != 1 || get_u32(b + at + 12) != 0)
+  if ((get_u32(b + at + 8) != 1 && get_u32(b + at + 8) != 2) || get_u32(b + at + 12) != 0)
     return WALK_BAD;
   while (q != WALK_CUT && q != WALK_BAD) {
     if (len - q < 4)

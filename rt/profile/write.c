@@ -196,6 +196,18 @@ static void put_forest(struct out *o, const struct pp_forest *f)
   }
 }
 
+/* Appends one TEST record: its name, then its unit records (doc/formats.md, per-test counts). */
+static void put_test(struct out *o, const struct pp_test *t)
+{
+  size_t i;
+  put_u32(o, TEST_TAG);
+  put_u32(o, (unsigned long)strlen(t->name));
+  put_u64(o, t->nunits);
+  put_name(o, t->name);
+  for (i = 0; i < t->nunits && !o->failed; i++)
+    put_unit(o, &t->units[i]);
+}
+
 /* Encodes a canonical copy of p in the profile format into a malloc'd buffer. */
 int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *len)
 {
@@ -213,7 +225,7 @@ int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *l
   memset(&o, 0, sizeof o);
   o.fnv = FNV_BASIS;
   put_bytes(&o, "PATHPROF", 8);
-  put_u32(&o, 1);
+  put_u32(&o, c.ntests ? 2 : 1); /* version 2 only when it has tests: version 1 readers keep working */
   put_u32(&o, 0);
   for (i = 0; i < c.nunits && !o.failed; i++)
     put_unit(&o, &c.units[i]);
@@ -221,6 +233,8 @@ int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *l
     o.failed = 1;
   for (i = 0; i < c.nforests && !o.failed; i++)
     put_forest(&o, &c.forests[i]);
+  for (i = 0; i < c.ntests && !o.failed; i++)
+    put_test(&o, &c.tests[i]);
   put_u32(&o, END_TAG);
   put_u32(&o, (unsigned long)c.nunits);
   put_u64(&o, o.fnv);

@@ -237,16 +237,22 @@ static void dump_decoded(const PPLoaded *l) {
   }
 }
 
+/* A unit record's counts, indented by pad. */
+static void dump_unit(const struct pp_unitrec *u, const char *pad) {
+  printf("%sunit %016llx %s\n%s  counters %llu, hash entries %llu, dropped %llu\n", pad, u->checksum, u->name, pad,
+         u->ncounters, u->nhash, u->dropped);
+  for (unsigned long long k = 0; k < u->ncounters; k++)
+    if (u->counters[k]) printf("%s  [%llu] %llu\n", pad, k, u->counters[k]);
+  for (unsigned long long k = 0; k < u->nhash; k++)
+    printf("%s  fn %llu path %llu: %llu\n", pad, u->hash[k].fn, u->hash[k].id, u->hash[k].count);
+}
+
 static void dump_raw(const char *file, const struct pp_profile *p) {
-  printf("profile %s: %zu units\n", file, p->nunits);
-  for (size_t i = 0; i < p->nunits; i++) {
-    const struct pp_unitrec *u = &p->units[i];
-    printf("unit %016llx %s\n  counters %llu, hash entries %llu, dropped %llu\n", u->checksum, u->name, u->ncounters,
-           u->nhash, u->dropped);
-    for (unsigned long long k = 0; k < u->ncounters; k++)
-      if (u->counters[k]) printf("  [%llu] %llu\n", k, u->counters[k]);
-    for (unsigned long long k = 0; k < u->nhash; k++)
-      printf("  fn %llu path %llu: %llu\n", u->hash[k].fn, u->hash[k].id, u->hash[k].count);
+  printf("profile %s: %zu units%s\n", file, p->nunits, p->ntests ? " (the totals of every test and run)" : "");
+  for (size_t i = 0; i < p->nunits; i++) dump_unit(&p->units[i], "");
+  for (size_t t = 0; t < p->ntests; t++) {
+    printf("test '%s': %zu units\n", p->tests[t].name, p->tests[t].nunits);
+    for (size_t i = 0; i < p->tests[t].nunits; i++) dump_unit(&p->tests[t].units[i], "  ");
   }
   if (p->osp)
     printf("osp hot list: %llu subpaths (%llu blocks), rate %llu, memory %llu of %llu bytes "
