@@ -12,7 +12,7 @@ R="$top/bin/pathprof"
 P="$top/bin/pathcc"
 unset PATHCC_CC PATHCC_FLAGS
 
-cmds="report coverage merge diff residual dump kpaths hot-subpaths import size clean"
+cmds="report coverage tests merge diff residual dump kpaths hot-subpaths import size clean"
 
 # ---- exit status 0 and some text from every way of asking ----
 for how in "--help" "-h" "help" "--version"; do

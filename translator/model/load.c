@@ -166,11 +166,28 @@ static void read_all_tables(const struct pp_profile *prof, Found *found) {
   for (size_t i = 0; i < started; i++) pthread_join(t[i], NULL);
 }
 
-int pp_load(const char *profile, PPLoaded *l) {
+int pp_load(const char *profile, PPLoaded *l) { return pp_load_test(profile, NULL, l); }
+
+/* The tests a profile has, as "a, b, c" (for a message). */
+static char *test_names(const struct pp_profile *p) {
+  PPStr s = {0};
+  for (size_t t = 0; t < p->ntests; t++) pp_str_addf(&s, "%s'%s'", t ? ", " : "", p->tests[t].name);
+  if (!s.s) pp_str_add(&s, "none");
+  return pp_str_take(&s);
+}
+
+int pp_load_test(const char *profile, const char *test, PPLoaded *l) {
   char err[512];
   memset(l, 0, sizeof *l);
   if (pp_profile_read(profile, &l->prof, err, sizeof err)) {
     fprintf(stderr, "pathprof: %s\n", err);
+    return -1;
+  }
+  if (test && pp_profile_only_test(&l->prof, test, err, sizeof err)) {
+    char *names = test_names(&l->prof);
+    fprintf(stderr, "pathprof: %s: %s (its tests: %s)\n", profile, err, names);
+    free(names);
+    pp_profile_free(&l->prof);
     return -1;
   }
   Found *found = pp_xcalloc(l->prof.nunits + 1, sizeof *found);

@@ -24,6 +24,8 @@ typedef struct {
    the working directory tree). Errors go to stderr, one line each; returns -1 if the profile
    itself is unusable. */
 int pp_load(const char *profile, PPLoaded *l);
+/* The same with only test's counts (a test name the profile has), when test is not NULL. */
+int pp_load_test(const char *profile, const char *test, PPLoaded *l);
 void pp_loaded_free(PPLoaded *l);
 
 /* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the

@@ -17,6 +17,7 @@ extern const PPCommand pp_command_residual;      /* profcmds.c */
 extern const PPCommand pp_command_import;        /* importlog.c */
 extern const PPCommand pp_command_size;          /* size.c */
 extern const PPCommand pp_command_clean;         /* clean.c */
+extern const PPCommand pp_command_tests;         /* testscmd.c */
 
 /* Imports a log or profile in memory into *out; returns its number of damaged lines, frames and
    errors (importlog.c; the fuzz harness's entry). */

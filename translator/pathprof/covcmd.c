@@ -12,7 +12,7 @@
 
 static int run_coverage(int argc, char **argv);
 
-enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_DIFF, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
+enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_DIFF, O_TEST, O_DIFF, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
 
 static const PPOpt coverage_opts[] = {
   [O_FORMAT] = { "format", 0, "FORMAT", "text (default), json, lcov, cobertura, gcov, html, sonarqube, coveralls or "
@@ -30,6 +30,7 @@ static const PPOpt coverage_opts[] = {
                                   "every path through them. BASE is a unified diff file (- for stdin) or a git revision, "
                                   "diffed against the working tree (origin/main...HEAD for a pull request's own commits). "
                                   "Formats text, json, markdown, lcov and html; --fail-under applies to the changed code" },
+  [O_TEST] = { "test", 0, "NAME", "the coverage of one test's counts (PATHPROF_TEST=NAME runs) instead of the totals" },
   [O_FAIL] = { "fail-under", 0, "N", "exit with status 3 when line coverage is below N percent" },
   [O_FAIL_LINE] = { "fail-under-line", 0, "N", "the same as --fail-under" },
   [O_FAIL_BRANCH] = { "fail-under-branch", 0, "N", "exit with status 3 when branch coverage (outcomes of "
@@ -40,7 +41,7 @@ static const PPOpt coverage_opts[] = {
 };
 
 const PPCommand pp_command_coverage = {
-  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--diff BASE] [--mcdc[=masking|unique-cause]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
+  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--diff BASE] [--diff BASE] [--mcdc[=masking|unique-cause]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
   "line, branch, block, edge and path coverage in nine formats",
   "Coverage derived exactly from the path counts, with no extra instrumentation: per function calls, block, "
   "edge and branch coverage, line counts by gcov's rules and path coverage (executed of static paths).\n\n"
@@ -72,7 +73,7 @@ static const DiffWriter diff_writers[] = { pp_diff_text, pp_diff_json, diff_lcov
 typedef struct {
   int format;                /* index in formats[] */
   int mcdc;                  /* --mcdc: a PPMcdcDef, or -1 */
-  const char *out, *file, *diff;
+  const char *out, *file, *diff, *test;
   double fail[3];            /* line, branch, path thresholds in percent; < 0 when not given */
   bool gcov_nocode;          /* --no-code=gcov: lines without code have no count */
 } CovOpts;
@@ -112,6 +113,7 @@ static int parse(int argc, char **argv, CovOpts *o) {
       o->gcov_nocode = arg[0] == 'g';
     }
     else if (r == O_DIFF) o->diff = arg;
+    else if (r == O_TEST) o->test = arg;
     else if (r == O_ROOT) {
       if (pp_report_root_set(arg)) { fprintf(stderr, "pathprof coverage: --root %s: no such directory\n", arg); return pp_cli_status(&cli, PP_CLI_BAD); }
     }
@@ -222,7 +224,7 @@ static int run_coverage(int argc, char **argv) {
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;
   PPLoaded l;
-  if (pp_load(o.file, &l)) return 1;
+  if (pp_load_test(o.file, o.test, &l)) return 1;
   PPCoverage c;
   pp_coverage_build_lines(&l, &c, o.gcov_nocode);
   PPMcdc m;

@@ -9,7 +9,7 @@
 #endif
 
 static const PPCommand *const commands[] = {
-  &pp_command_report, &pp_command_coverage, &pp_command_merge, &pp_command_diff, &pp_command_residual,
+  &pp_command_report, &pp_command_coverage, &pp_command_tests, &pp_command_merge, &pp_command_diff, &pp_command_residual,
   &pp_command_dump, &pp_command_kpaths, &pp_command_hot_subpaths, &pp_command_import, &pp_command_size, &pp_command_clean,
   NULL,
 };
@@ -31,7 +31,7 @@ static int help(int argc, char **argv) {
 
 static int version(void) {
   printf("pathprof %s\n"
-         "reads profiles of format 1 (doc/formats.md), tables of version 1; writes coverage JSON version 1\n",
+         "reads profiles of format 1 and 2 (doc/formats.md), tables of version 1; writes coverage JSON version 1\n",
          PATHPROF_VERSION);
   return 0;
 }

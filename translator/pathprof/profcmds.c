@@ -32,14 +32,20 @@ static int parse_weighted(const char *arg, char **file, uint64_t *w) {
 
 static uint64_t sat_mul(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
 
-static void scale(struct pp_profile *p, uint64_t w) {
-  if (w == 1) return;
-  for (size_t i = 0; i < p->nunits; i++) {
-    struct pp_unitrec *u = &p->units[i];
+static void scale_units(struct pp_unitrec *units, size_t n, uint64_t w) {
+  for (size_t i = 0; i < n; i++) {
+    struct pp_unitrec *u = &units[i];
     for (unsigned long long k = 0; k < u->ncounters; k++) u->counters[k] = sat_mul(u->counters[k], w);
     for (unsigned long long k = 0; k < u->nhash; k++) u->hash[k].count = sat_mul(u->hash[k].count, w);
     u->dropped = sat_mul(u->dropped, w);
   }
+}
+
+/* A weight multiplies the totals and every test's counts alike. */
+static void scale(struct pp_profile *p, uint64_t w) {
+  if (w == 1) return;
+  scale_units(p->units, p->nunits, w);
+  for (size_t t = 0; t < p->ntests; t++) scale_units(p->tests[t].units, p->tests[t].nunits, w);
 }
 
 /* Two profiles of one tables file with different checksums come from different builds. */

@@ -105,11 +105,12 @@ static int run_report(int argc, char **argv);
 static const PPOpt report_opts[] = {
   { "top", 0, "N", "list the N hottest paths of the program and of each function (default 10)" },
   { "function", 0, "NAME", "only the function NAME" },
+  { "test", 0, "NAME", "one test's counts (PATHPROF_TEST=NAME runs) instead of the totals" },
   { 0, 0, 0, 0 },
 };
 
 const PPCommand pp_command_report = {
-  "report", "[--top N] [--function NAME] [PROFILE]", "hot paths with their source lines",
+  "report", "[--top N] [--function NAME] [--test NAME] [PROFILE]", "hot paths with their source lines",
   "The hottest paths of the program and of each function, each as the source lines it runs through: "
   "count, share of the function's path executions, the path id and its lines. [loop] marks a path that "
   "starts at a loop head, [back] one that ends by taking a back edge.",
@@ -118,13 +119,14 @@ const PPCommand pp_command_report = {
 
 static int run_report(int argc, char **argv) {
   unsigned long long topn = 10;
-  const char *only = NULL, *file = NULL, *arg;
+  const char *only = NULL, *file = NULL, *arg, *test = NULL;
   PPCli cli;
   int r;
   pp_cli_begin(&cli, &pp_command_report, argc, argv);
   while ((r = pp_cli_next(&cli, &arg)) != PP_CLI_END) {
     if (r < 0) return pp_cli_status(&cli, r);
     if (r == 1) only = arg;
+    else if (r == 2) test = arg;
     else if (pp_cli_count(&pp_command_report, "--top", arg, 1ULL << 40, &topn)) return pp_cli_status(&cli, PP_CLI_BAD);
   }
   int n;
@@ -134,7 +136,7 @@ static int run_report(int argc, char **argv) {
   size_t top = (size_t)topn;
   file = pp_profile_name(file);
   PPLoaded l;
-  if (pp_load(file, &l)) return 1;
+  if (pp_load_test(file, test, &l)) return 1;
   size_t nv;
   PPFuncView *v = pp_program_functions(&l, &nv);
   uint64_t all = 0;
