@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -262,7 +263,12 @@ static double width(uint64_t n, uint64_t max) {
   return n ? 1.0 + 5.0 * log((double)n + 1) / log((double)max + 2) : 0.6;
 }
 
-static const char *dot_program(void) {
+/* Graphviz's dot, found once before the pages are written (they are written by several threads). */
+static const char *dot_path;
+
+static const char *dot_program(void) { return dot_path; }
+
+static const char *find_dot(void) {
   const char *e = getenv("PATHPROF_DOT");
   if (e) return *e ? e : NULL;
   const char *path = getenv("PATH");
@@ -297,19 +303,22 @@ static char *run_dot(const char *dot, const char *in, const char *out) {
 
 static void cfg_list(FILE *o, const FnPage *p, const char *why) {
   const PPGraph *g = &p->fn->f->g;
+  char **label = pp_xcalloc(g->blocks.n + 1, sizeof *label);  /* each block's, made once */
   fprintf(o, "<p>%s</p>\n<ul class=\"cfg-list\">\n", why);
   for (size_t i = 0; i < g->edges.n; i++) {
     const PPEdge *e = &g->edges.v[i];
     if (!cfg_kind(e) || !g->blocks.v[e->src].live) continue;
-    char *a = block_label(p, e->src), *b = block_label(p, e->dst);
+    if (!label[e->src]) label[e->src] = block_label(p, e->src);
+    if (!label[e->dst]) label[e->dst] = block_label(p, e->dst);
     fprintf(o, "<li class=\"edge\" id=\"e%zu\">", i);
-    pp_fputs_xml(o, a);
+    pp_fputs_xml(o, label[e->src]);
     fputs(" &rarr; ", o);
-    pp_fputs_xml(o, b);
+    pp_fputs_xml(o, label[e->dst]);
     fprintf(o, " (%s): %" PRIu64 "</li>\n", pp_edge_kind_name(e->kind), p->fn->edges[i]);
-    free(a); free(b);
   }
   fputs("</ul>\n", o);
+  for (size_t b = 0; b < g->blocks.n; b++) free(label[b]);
+  free(label);
 }
 
 static void sec_cfg(FILE *o, const FnPage *p) {
@@ -403,25 +412,55 @@ static int write_page(const char *dir, const char *name, PageKind k, const PPCov
   return rc;
 }
 
+/* The pages to write, shared by the writers: file pages first, then function pages. */
+typedef struct {
+  const PPCoverage *c;
+  const char *profile, *dir;
+  size_t next;              /* the next page to take */
+  int rc;
+  pthread_mutex_t lock;
+} Pages;
+
+/* Takes pages one at a time and writes them; pages are independent files. */
+static void *page_writer(void *arg) {
+  Pages *w = arg;
+  const PPCoverage *c = w->c;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    size_t i = w->next++;
+    int failed = w->rc;
+    pthread_mutex_unlock(&w->lock);
+    if (failed || i >= c->files.n + c->funcs.n) return NULL;
+    bool file = i < c->files.n;
+    size_t k = file ? i : i - c->files.n;
+    if (marks && !pp_diff_file(marks, file ? (int)k : c->funcs.v[k].file)) continue;  /* --diff: the changed files only */
+    char *n = pp_xasprintf(file ? "s%zu.html" : "f%zu.html", k);
+    int rc = write_page(w->dir, n, file ? PAGE_FILE : PAGE_FUNCTION, c, k, w->profile);
+    free(n);
+    if (rc) {
+      pthread_mutex_lock(&w->lock);
+      w->rc = rc;
+      pthread_mutex_unlock(&w->lock);
+    }
+  }
+}
+
 int pp_html_write(const PPCoverage *c, const char *profile, const char *dir, const PPDiff *d) {
   if (mkdir(dir, 0777) && errno != EEXIST) {
     fprintf(stderr, "pathprof coverage: cannot create directory %s: %s\n", dir, strerror(errno));
     return -1;
   }
   marks = d;
+  dot_path = find_dot();
   int rc = write_page(dir, "index.html", PAGE_INDEX, c, 0, profile);
-  for (size_t i = 0; !rc && i < c->files.n; i++) {
-    if (d && !pp_diff_file(d, (int)i)) continue;  /* --diff: the changed files only */
-    char *n = pp_xasprintf("s%zu.html", i);
-    rc = write_page(dir, n, PAGE_FILE, c, i, profile);
-    free(n);
-  }
-  for (size_t i = 0; !rc && i < c->funcs.n; i++) {
-    if (d && !pp_diff_file(d, c->funcs.v[i].file)) continue;
-    char *n = pp_xasprintf("f%zu.html", i);
-    rc = write_page(dir, n, PAGE_FUNCTION, c, i, profile);
-    free(n);
-  }
+  Pages w = { c, profile, dir, 0, rc, PTHREAD_MUTEX_INITIALIZER };
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t n = cpus < 1 ? 1 : cpus > 8 ? 8 : (size_t)cpus, started = 0;
+  pthread_t t[8];
+  for (size_t i = 1; i < n; i++)  /* one writer per processor, this thread too */
+    if (!pthread_create(&t[started], NULL, page_writer, &w)) started++;
+  page_writer(&w);
+  for (size_t i = 0; i < started; i++) pthread_join(t[i], NULL);
   marks = NULL;
-  return rc;
+  return w.rc;
 }
