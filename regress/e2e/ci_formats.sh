@@ -5,7 +5,7 @@
 # the repository, source_digest the MD5 of the file, coverage one entry per line, branches in
 # quadruples); Cobertura as GitLab's parser (at most 100 sources; a source counts only when it holds
 # the project path, else the class filename must be the file's path in the repository) and
-# Codecov's (sources starting with / joined to the filename) resolve it; markdown's totals; and
+# Codecov's (sources starting with / joined to the filename) resolve it; lcov as Codecov parses it; markdown's totals; and
 # --fail-under[-line|-branch|-path] exit statuses around the exact coverage.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=ci_formats
@@ -126,6 +126,23 @@ for l in open(os.path.join(d, 'cov.lcov')):
         n, b, a, t = l[5:].split(',')
         lcov[cur]['br'].setdefault(int(n), []).append(0 if t == '-' else int(t))
 check(set(lcov) == {'src/main.c', 'lib/parse.c'}, 'lcov-files', 'lcov names %s' % sorted(lcov))
+# lcov as Codecov's parser reads it: records split at end_of_record, SF first, DA line,count with
+# integers, BRDA line,block,branch,taken with taken an integer or -, FN line,name
+bad = []
+text = open(os.path.join(d, 'cov.lcov')).read()
+recs = [r for r in text.split('\nend_of_record') if r.strip()]
+if '\nend_of_record' not in text or len(recs) != 2: bad.append('%d records' % len(recs))
+for r in recs:
+    kv = [l.split(':', 1) for l in r.strip().splitlines() if ':' in l]
+    keys = [k for k, _ in kv]
+    if 'SF' not in keys or keys.index('SF') > 1: bad.append('SF not first')
+    for k, v in kv:
+        f = v.split(',')
+        if k == 'DA' and not (len(f) >= 2 and f[0].isdigit() and f[1].isdigit()): bad.append('DA:' + v)
+        if k == 'BRDA' and not (len(f) == 4 and all(x.isdigit() for x in f[:3]) and (f[3] == '-' or f[3].isdigit())): bad.append('BRDA:' + v)
+        if k == 'FN' and not (len(f) == 2 and f[0].isdigit()): bad.append('FN:' + v)
+        if k == 'SF' and not os.path.isabs(v): bad.append('SF:' + v)
+check(not bad, 'lcov-codecov', '; '.join(bad[:3]))
 
 # SonarQube: relative paths; each line with code once; covered and branches as in lcov
 s = ET.parse(os.path.join(d, 'cov.sonarqube')).getroot()

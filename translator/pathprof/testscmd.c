@@ -231,6 +231,7 @@ static int minimal_set(const Tests *T, int **out, bool *exact) {
       for (size_t w = 0; w < C.words; w++) g += __builtin_popcountll(C.sets[t][w] & ~have[w]);
       if (g > gain) gain = g, pick = (int)t;
     }
+    if (pick < 0) break;  /* cannot happen: every path is some test's */
     for (size_t w = 0; w < C.words; w++) have[w] |= C.sets[pick][w];
     C.best[C.nbest++] = pick;
   }
