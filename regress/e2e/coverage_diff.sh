@@ -1,6 +1,7 @@
 #!/bin/sh
 # pathprof coverage --diff on a git repository made here with a known change: the changed lines,
 # branches and paths through them (and which of those never ran) in text, JSON, Markdown and lcov;
+# masking MC/DC of the decisions on changed lines in a --decisions=conditions build;
 # the same from a diff file and from stdin; changed C files without coverage data are named;
 # --fail-under applies to the changed code; a bad BASE is one error line.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -128,6 +129,23 @@ if [ "$rc" = 0 ] && python3 -c "
 import json,sys; j=json.load(open('$d/comment.json'))
 sys.exit(0 if j['summary']['lines']['total'] == 0 and [f['changed_lines'] for f in j['files']] == [[1]] else 1)"; then echo "ok diff-no-code"
 else echo "not ok diff-no-code: status $rc: $(head -c 200 "$d/comment.json")"; fi
+
+# ---- MC/DC where the build has it: the decisions on changed lines (x < 0 and x == 7) ----
+mkdir -p "$d/cond" && cp grade.c "$d/cond/" && (cd "$d/cond" && "$P" --decisions=conditions gcc -O0 -o grade grade.c &&
+  ./grade 95 60 7 >/dev/null && "$R" coverage --diff "$d/change.diff" --format json -o one.json &&
+  ./grade -5 10 >/dev/null && "$R" coverage --diff "$d/change.diff" --format json -o two.json &&
+  "$R" coverage --diff "$d/change.diff" >two.txt) >"$d/cond.log" 2>&1
+if python3 - "$d/cond" <<'EOF2'
+import json, sys, os
+m = [json.load(open(os.path.join(sys.argv[1], f)))['summary'].get('mcdc') for f in ('one.json', 'two.json')]
+# 95 60 7: each condition took one value only; then -5 and 10 give each its other value
+sys.exit(0 if m == [{'total': 2, 'covered': 0}, {'total': 2, 'covered': 2}] else 1)
+EOF2
+then
+  if grep -q 'MC/DC (masking) of the decisions on changed lines: 2 of 2' "$d/cond/two.txt" && ! grep -q 'MC/DC' "$d/diff.text"; then
+    echo "ok diff-mcdc"
+  else echo "not ok diff-mcdc: text: $(grep MC/DC "$d/cond/two.txt" "$d/diff.text" | head -2 | tr '\n' ' ')"; fi
+else echo "not ok diff-mcdc: $(head -2 "$d/cond.log" | tr '\n' ' ') $(grep -h '"mcdc"' -A2 "$d"/cond/*.json | tr -d ' \n')"; fi
 
 # ---- errors ----
 "$R" coverage --diff no-such-revision >"$d/bad.out" 2>"$d/bad.err"; rc=$?

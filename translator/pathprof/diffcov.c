@@ -4,6 +4,7 @@
    how many of the static paths through a changed line ran (total minus the paths that avoid
    every changed block, counted on the Ball-Larus DAG) with the first ones that never did. */
 #include "diffcov.h"
+#include "mcdc.h"
 #include "model/number.h"
 #include <errno.h>
 #include <limits.h>
@@ -343,6 +344,30 @@ static void add_changes(const PPCoverage *c, PPDiff *d, const char *dir, Changed
   }
 }
 
+/* MC/DC where the build has it (--decisions=conditions): masking MC/DC of every decision with a
+   condition on a changed line, by file and in all. */
+static void diff_mcdc(const PPCoverage *c, PPDiff *d) {
+  PPMcdc m;
+  bool any = false;
+  for (size_t i = 0; i < d->funcs.n && !any; i++) any = c->funcs.v[d->funcs.v[i].func].t->conditions;
+  if (!any) return;
+  d->has_mcdc = true;
+  pp_mcdc_build(c, PP_MCDC_MASKING, &m);
+  for (size_t i = 0; i < m.decs.n; i++) {
+    const PPMcdcDecision *md = &m.decs.v[i];
+    const PPCovFunc *fn = &c->funcs.v[md->func];
+    PPDiffFile *df = (PPDiffFile *)pp_diff_file(d, fn->file);
+    bool changed = false;
+    for (int k = 0; df && k < md->d->n && md->d->file == fn->f->file; k++) changed |= changed_at(df, md->conds[k].line);
+    if (!changed) continue;
+    df->mcdc += (unsigned)md->d->n;
+    df->mcdc_shown += (unsigned)md->covered;
+    d->mcdc += (unsigned)md->d->n;
+    d->mcdc_shown += (unsigned)md->covered;
+  }
+  pp_mcdc_free(&m);
+}
+
 int pp_diff_build(const char *base, const PPCoverage *c, PPDiff *d) {
   memset(d, 0, sizeof *d);
   d->base = base;
@@ -353,6 +378,7 @@ int pp_diff_build(const char *base, const PPCoverage *c, PPDiff *d) {
   add_changes(c, d, dir, &cf);
   pp_sort(d->files.v, d->files.n, sizeof *d->files.v, by_file);
   for (size_t k = 0; k < d->files.n; k++) file_sums(c, d, k);
+  diff_mcdc(c, d);
   for (size_t i = 0; i < cf.n; i++) { free(cf.v[i].path); VEC_FREE(cf.v[i].lines); }
   VEC_FREE(cf);
   free(text);

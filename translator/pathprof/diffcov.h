@@ -14,6 +14,7 @@ typedef struct {
   unsigned nchanged_max;
   unsigned nchanged;    /* changed lines, with code or not */
   PPCovSum sum;         /* of the changed code: lines, branches, functions, paths (blocks, edges: 0) */
+  unsigned mcdc, mcdc_shown;  /* conditions of the decisions on changed lines; both values shown */
 } PPDiffFile;
 
 /* A function with code on a changed line. */
@@ -33,6 +34,8 @@ typedef struct PPDiff {
   VEC(PPDiffFunc) funcs;     /* by file, then first line */
   VEC(char *) no_data;       /* changed C files the profile has nothing of (no unit ran) */
   PPCovSum sum;
+  bool has_mcdc;             /* some changed function has decision tables (--decisions=conditions) */
+  unsigned mcdc, mcdc_shown; /* masking MC/DC of the decisions on changed lines: conditions, shown */
 } PPDiff;
 
 /* Reads the change (BASE a unified diff file, - for stdin, or a git revision diffed against the

@@ -80,6 +80,8 @@ void pp_diff_text(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
     char *miss = line_ranges(f, df);
     if (*miss) fprintf(o, "  lines never run: %s\n", miss);
     free(miss);
+    if (df->mcdc)
+      fprintf(o, "  MC/DC (masking): %u of %u conditions of the decisions on changed lines shown\n", df->mcdc_shown, df->mcdc);
     for (size_t b = 0; b < f->branches.n;) {  /* decisions on changed lines with an outcome not taken */
       size_t e = b;
       unsigned taken = 0, n = 0;
@@ -97,6 +99,7 @@ void pp_diff_text(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
   }
   fputc('\n', o);
   text_sum(o, "total", &d->sum);
+  if (d->has_mcdc) fprintf(o, "MC/DC (masking) of the decisions on changed lines: %u of %u conditions shown\n", d->mcdc_shown, d->mcdc);
   if (d->no_data.n) {
     fputs("\nchanged C files with no coverage data (not built with pathcc, or none of their functions ran):", o);
     for (size_t i = 0; i < d->no_data.n; i++) fprintf(o, " %s", d->no_data.v[i]);
@@ -152,7 +155,9 @@ static json_t *jfile(const PPCoverage *c, const PPDiff *d, size_t k) {
                                            "paths", x->counted ? jratio(x->paths_hit, x->paths) : json_null(),
                                            "missed_paths", missed, "more_missed", x->more_missed));
   }
-  return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path", pp_report_path(f), "summary", jsum(&df->sum),
+  json_t *sum = jsum(&df->sum);
+  if (d->has_mcdc) json_object_set_new(sum, "mcdc", jratio(df->mcdc_shown, df->mcdc));
+  return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path", pp_report_path(f), "summary", sum,
                    "changed_lines", changed, "lines", lines, "branches", brs, "functions", funcs);
 }
 
@@ -160,8 +165,10 @@ void pp_diff_json(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
   json_t *files = json_array(), *nodata = json_array();
   for (size_t k = 0; k < d->files.n; k++) json_array_append_new(files, jfile(c, d, k));
   for (size_t i = 0; i < d->no_data.n; i++) json_array_append_new(nodata, json_string(d->no_data.v[i]));
+  json_t *sum = jsum(&d->sum);
+  if (d->has_mcdc) json_object_set_new(sum, "mcdc", jratio(d->mcdc_shown, d->mcdc));
   json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "format", "pathprof-diff-coverage", "version", 1, "profile",
-                           profile, "base", d->base, "summary", jsum(&d->sum), "files", files, "no_coverage_data", nodata);
+                           profile, "base", d->base, "summary", sum, "files", files, "no_coverage_data", nodata);
   json_dumpf(root, o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
   fputc('\n', o);
   json_decref(root);
@@ -186,6 +193,8 @@ void pp_diff_markdown(FILE *o, const PPCoverage *c, const PPDiff *d, const char 
   md_row(o, NULL, &d->sum);
   for (size_t k = 0; k < d->files.n; k++)
     if (d->files.v[k].sum.lines || d->files.v[k].sum.br) md_row(o, pp_report_path(&c->files.v[d->files.v[k].file]), &d->files.v[k].sum);
+  if (d->has_mcdc)
+    fprintf(o, "\nMC/DC (masking) of the decisions on changed lines: %u of %u conditions shown.\n", d->mcdc_shown, d->mcdc);
   bool details = false;
   for (size_t k = 0; k < d->files.n; k++) {
     const PPDiffFile *df = &d->files.v[k];
