@@ -12,7 +12,7 @@
 
 static int run_coverage(int argc, char **argv);
 
-enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_DIFF, O_TEST, O_DIFF, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
+enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_DIFF, O_TEST, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
 
 static const PPOpt coverage_opts[] = {
   [O_FORMAT] = { "format", 0, "FORMAT", "text (default), json, lcov, cobertura, gcov, html, sonarqube, coveralls or "
