@@ -402,6 +402,14 @@ static void add_warning(PPResult *res, char *line) {
   res->warning = w;
 }
 
+/* Whether a constructor registers the unit: the target runs them (pathcc says), the compiler
+   takes GNU attributes, and the unit is not continuous (whose hash table may only move before
+   its first count, which a lazy registration guarantees even when other constructors run
+   instrumented code first). osp units never register. */
+static bool ctor_registers(const Unit *u, bool gnu) {
+  return u->o->ctor && gnu && !u->o->continuous && u->o->mode != PP_MODE_OSP;
+}
+
 static void rewrite_all(Unit *u, PPResult *res) {
   bool any_hash = false, gnu = gnu_output(&u->src), *used = pp_xcalloc(u->funcs.n, sizeof(bool));
   const char *ext = gnu ? "__extension__ " : "";
@@ -421,7 +429,8 @@ static void rewrite_all(Unit *u, PPResult *res) {
                         SIGKILL loses no count */
                      (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
                          u->o->counter_bits == 64 && !u->o->continuous,
-                     u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ " };
+                     u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ ",
+                     ctor_registers(u, gnu) };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
@@ -431,6 +440,13 @@ static void rewrite_all(Unit *u, PPResult *res) {
     any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
   }
   char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how);
+  if (ctor_registers(u, gnu)) {  /* after the descriptor it names */
+    char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__));\n"
+                              "static void __pathprof_init(void) { __pathprof_register(&__pathprof_u%s); }\n",
+                              pre, u->o->counter_bits == 32 ? ".base" : "");
+    free(pre);
+    pre = with;
+  }
   free(used);
   res->out = pp_rewrite_apply(u->src.text, u->src.len, &u->edits, pre, &res->outlen);
   free(pre);

@@ -37,6 +37,8 @@ typedef struct {
   bool progmem;             /* AVR: the tables' name goes to program memory (the runtime reads it so) */
   bool fallthrough_attr;    /* the compiler takes __attribute__((__fallthrough__)); (gcc 7, clang 10) */
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
+  bool ctor;                /* the target runs constructors (a hosted GNU target): the unit registers
+                               from one, so functions need no registration check at entry */
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */

@@ -702,6 +702,16 @@ static char *runtime_lib(void) {
   return NULL;
 }
 
+/* Flags under which the program may start without running constructors (a kernel module, a
+   freestanding image with its own startup): units then register at their first function entry. */
+static bool freestanding_flags(const Driver *d) {
+  static const char *flags[] = { "-ffreestanding", "-fno-hosted", "-nostdlib", "-nostartfiles", "-mkernel", 0 };
+  for (size_t i = 0; i < d->args.n; i++)
+    for (int k = 0; flags[k]; k++)
+      if (!strcmp(d->args.v[i], flags[k])) return true;
+  return false;
+}
+
 /* The runtime for this link: $PATHCC_RUNTIME, else ours when the compiler builds for the
    target it was built for (architecture, sizes, OS, object format, libc: not the spelling of
    a triple); a cross link gets none (and one warning) rather than a foreign archive. */
@@ -973,6 +983,7 @@ int main(int argc, char **argv) {
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
+  d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));

@@ -290,7 +290,9 @@ static void plan_pieces(Gen *g) {
   const PPGraph *gr = &f->g;
   uint64_t *heads = case_heads(g);
   int *follow = siteless_exits(gr);
-  if (!g->lay->osp)  /* osp units never register: their samples go to the hot list */
+  /* osp units never register (their samples go to the hot list); a constructor registers the others
+     where the target runs constructors, else the first function entry does */
+  if (!g->lay->osp && !g->lay->ctor)
     piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
           pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u),
           true);

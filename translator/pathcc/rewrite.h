@@ -35,6 +35,7 @@ typedef struct {
   bool promote;      /* count the rounds of tight loops in locals (translator/pathcc/promote.c) */
   const char *fall_mark;  /* the annotation after code that falls into a case label from a block
                              without statements: GCC's comment, or the attribute clang needs too */
+  bool ctor;         /* the unit registers from a constructor: no check at function entry */
 } PPLayout;
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;
