@@ -313,54 +313,75 @@ void __pathprof_residual(struct __pathprof_unit *u, unsigned long fn, unsigned l
   __pathprof_hash_add(u, fn, id);
 }
 
-/* Counts one path end of hash-mode function fn; at most 64 probes, never outside the table. */
-void __pathprof_hash_add(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+/* Counts one path end of hash-mode function fn and returns its entry, or 0 when the end was
+   dropped; at most 64 probes, never outside the table. */
+static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
 {
   unsigned long long key = (unsigned long long)fn + 1, *e;
   unsigned long cap, i, n;
 
   if (!u)
-    return;
+    return 0;
   cap = u->hash_cap;
   if (key == 0 || cap == 0 || !u->hash) {
     u->hash_dropped++;
-    return;
+    return 0;
   }
   i = first_slot(fn, id, cap);
   for (n = 0; n < MAX_PROBES && n < cap; n++) {
     e = u->hash + 3 * i;
     if (e[0] == key && e[1] == id) {
       e[2]++;
-      return;
+      return e;
     }
     if (e[0] == 0) { /* count and id first, so a reader that sees the key sees them too */
       e[2] = 1;
       e[1] = id;
       e[0] = key;
-      return;
+      return e;
     }
     if (++i == cap)
       i = 0;
   }
   u->hash_dropped++;
+  return 0;
+}
+
+/* Counts one path end of hash-mode function fn. */
+void __pathprof_hash_add(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  (void)hash_count(u, fn, id);
+}
+
+/* A path end of hash-mode function fn that its inline cache (pathcc's __pathprof_k<fn>) did not
+   hold: counted in the table, and the cache slot the rewriter chose for id points at its entry
+   from now on, so the next end of that path is a compare and an add. Entries never move and
+   keep their key and id for the life of the process (a reset zeroes counts only), so a slot
+   stays right; a dropped end leaves the slot as it was. */
+void __pathprof_hash_miss(struct __pathprof_unit *u, unsigned long fn, unsigned long long id, unsigned long long **slot)
+{
+  unsigned long long *e = hash_count(u, fn, id);
+  if (e && slot)
+    *slot = e;
 }
 
 #if defined(__GNUC__) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
-/* The thread-safe __pathprof_hash_add (pathcc --update=atomic, prefer-atomic). A free slot is
+/* The thread-safe hash_count (pathcc --update=atomic, prefer-atomic). A free slot is
    claimed by swapping its key from 0 to PATHPROF_KEY_BUSY; the id and first count follow, then
    the key is published (release). A slot seen busy is passed over, so the same (fn, id) may
-   land in two slots: readers add such entries up. Counts use relaxed atomic adds. */
-void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+   land in two slots: readers add such entries up. Counts use relaxed atomic adds. Returns the
+   entry counted in, or 0 when the end was dropped. */
+static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
 {
   unsigned long long key = (unsigned long long)fn + 1, *e, k;
   unsigned long cap, i, n;
 
   if (!u)
-    return;
+    return 0;
   cap = u->hash_cap;
   if (key == 0 || key == PATHPROF_KEY_BUSY || cap == 0 || !u->hash) {
     __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
-    return;
+    return 0;
   }
   i = first_slot(fn, id, cap);
   for (n = 0; n < MAX_PROBES && n < cap; n++) {
@@ -371,17 +392,34 @@ void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, uns
         e[1] = id;
         __atomic_fetch_add(&e[2], 1, __ATOMIC_RELAXED);
         __atomic_store_n(&e[0], key, __ATOMIC_RELEASE);
-        return;
+        return e;
       }
     }
     if (k == key && e[1] == id) {
       __atomic_fetch_add(&e[2], 1, __ATOMIC_RELAXED);
-      return;
+      return e;
     }
     if (++i == cap)
       i = 0;
   }
   __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
+/* The thread-safe __pathprof_hash_add. */
+void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  (void)hash_count_atomic(u, fn, id);
+}
+
+/* The thread-safe __pathprof_hash_miss: the slot is published after the entry (release), and
+   the instrumented code reads it with acquire, so a thread that sees the slot sees the id. */
+void __pathprof_hash_miss_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id,
+                                 unsigned long long **slot)
+{
+  unsigned long long *e = hash_count_atomic(u, fn, id);
+  if (e && slot)
+    __atomic_store_n(slot, e, __ATOMIC_RELEASE);
 }
 
 /* The runtime's counter add, for units whose compiler has no atomics of its own (tcc on a
@@ -406,6 +444,16 @@ void __pathprof_add_masked(unsigned long long *p, unsigned long long v)
 {
   unsigned long s = IRQ_SAVE();
   *p += v;
+  IRQ_RESTORE(s);
+}
+
+/* The same for a miss of an inline cache (which pathcc gives such targets only under plain
+   counting, but the entry point exists wherever the core is built). */
+void __pathprof_hash_miss_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id,
+                                 unsigned long long **slot)
+{
+  unsigned long s = IRQ_SAVE();
+  __pathprof_hash_miss(u, fn, id, slot);
   IRQ_RESTORE(s);
 }
 #endif
@@ -460,10 +508,8 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
       continue;
     for (i = 0; i < u->ncounters; i++)
       __pathprof_counter_set(u, i, 0);
-    for (i = 0; u->hash && i < u->hash_cap; i++) {
+    for (i = 0; u->hash && i < u->hash_cap; i++) { /* keys and ids stay: inline caches point at them */
       e = u->hash + 3 * i;
-      e[0] = 0;
-      e[1] = 0;
       e[2] = 0;
     }
     u->hash_dropped = 0;

@@ -264,6 +264,21 @@ static void expect_tables(PPStr *s, const Unit *u, const bool *used, const char 
   }
 }
 
+/* The inline caches of the functions that have one, each slot at its dummy entry, and the two
+   dummy entries (rewrite.h). */
+static void caches(PPStr *s, const Unit *u, const bool *cache, const char *ext) {
+  bool any = false;
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    if (!cache[i]) continue;
+    if (!any) pp_str_addf(s, "%sstatic unsigned long long __pathprof_z[6] = { 0, 1, 0, 0, 0, 0 };\n", ext);
+    any = true;
+    pp_str_addf(s, "%sstatic unsigned long long *__pathprof_k%zu[%u] = {", ext, i, PP_CACHE_SLOTS);
+    for (unsigned k = 0; k < PP_CACHE_SLOTS; k++)
+      pp_str_addf(s, "%s__pathprof_z + %u", k ? ", " : " ", pp_cache_dummy(k, u->tab.funcs.v[i].wide));
+    pp_str_add(s, " };\n");
+  }
+}
+
 /* Declares the unit's counters and descriptor; the text of struct __pathprof_unit comes
    from rt/core/unit.h at build time, so both sides share one definition. */
 /* The 64-bit counter add of targets with 32-bit atomic adds only (Cortex-M3, RV32A): the low
@@ -278,7 +293,7 @@ static const char aadd32[] =
   "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
   "}\n";
 
-static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how) {
+static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache) {
   char *tables = c_string(u->o->tables_key ? u->o->tables_key : u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;
   PPStr s = {0};
@@ -303,6 +318,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     free(tables);
     tables = pp_xstrdup("__pathprof_n");
   }
+  caches(&s, u, cache, ext);
   char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
                             u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
                             u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");
@@ -410,8 +426,19 @@ static bool ctor_registers(const Unit *u, bool gnu) {
   return u->o->ctor && gnu && !u->o->continuous && u->o->mode != PP_MODE_OSP;
 }
 
+/* Whether hash-mode function f looks up its path ends in an inline cache first: not when its
+   table may move (continuous mode), nor with C11 atomics or on targets without 64-bit atomic
+   adds (the atomic forms need GNU atomics of 64 bits), nor in setjmp callers (whose locals a
+   longjmp may leave stale). */
+static bool cached(const Unit *u, const PPTabFunc *t, const PPFunc *f, int how, bool gnu) {
+  if (!t->hash || t->ppp || u->o->continuous || f->calls_setjmp) return false;
+  return how == PP_COUNT_PLAIN ||
+         (gnu && u->o->atomic == PP_ATOMIC_64 && (how == PP_COUNT_GNU_ATOMIC || how == PP_COUNT_SHARD));
+}
+
 static void rewrite_all(Unit *u, PPResult *res) {
   bool any_hash = false, gnu = gnu_output(&u->src), *used = pp_xcalloc(u->funcs.n, sizeof(bool));
+  bool *cache = pp_xcalloc(u->funcs.n, sizeof(bool));
   const char *ext = gnu ? "__extension__ " : "";
   char *why = NULL;
   int how = counting(u, gnu, &why);
@@ -430,7 +457,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
                      (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
                          u->o->counter_bits == 64 && !u->o->continuous,
                      u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ ",
-                     ctor_registers(u, gnu) };
+                     ctor_registers(u, gnu), cache[i] = cached(u, t, &u->funcs.v[i], how, gnu) };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
@@ -439,7 +466,8 @@ static void rewrite_all(Unit *u, PPResult *res) {
     free(expect);
     any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
   }
-  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how);
+  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how, cache);
+  free(cache);
   if (ctor_registers(u, gnu)) {  /* after the descriptor it names */
     char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__));\n"
                               "static void __pathprof_init(void) { __pathprof_register(&__pathprof_u%s); }\n",

@@ -10,6 +10,7 @@
 #define R "__pathprof_r"
 #define KA "__pathprof_ka"
 #define LOCAL "__pathprof_l"
+#define Q "__pathprof_q"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
 enum { P_REGISTER, P_TRACE, P_EDGE };
@@ -24,6 +25,7 @@ typedef struct {
   Pieces pieces;
   bool uses_r;
   bool uses_ka;        /* kpath mode: some path end hands its id to the k-slab forest */
+  bool uses_q;         /* some path end reads the inline cache through the local Q */
   const char *suffix;  /* integer-constant suffix of the register type */
   const char *u;       /* the unit descriptor as an lvalue of struct __pathprof_unit */
   PPPromoted *promo;   /* loops counting their rounds in locals LOCAL0, LOCAL1, ... */
@@ -139,6 +141,49 @@ static char *count_ppp(Gen *g, uint64_t add, bool zero) {
   return s;
 }
 
+/* The cache slot of a path id: the top PP_CACHE_BITS bits of a Fibonacci hash, over 32 bits
+   when the register is unsigned long (ids below 2^31, so the same on every target; the
+   multiplier fits a signed 32-bit immediate), else over 64. The low bits alone would not do:
+   paths that differ only far from their end differ only in high bits of their ids. */
+unsigned pp_cache_slot(uint64_t id, bool wide) {
+  if (wide) return (unsigned)((id * 0x9E3779B97F4A7C15ULL) >> (64 - PP_CACHE_BITS));
+  return (unsigned)(((id * 1640531527ULL) & 0xffffffffULL) >> (32 - PP_CACHE_BITS));
+}
+
+/* Where cache slot `slot` points at first: __pathprof_z + 0 holds id 1, + 3 id 0; a slot gets
+   the one whose id does not choose it, so no path id matches a dummy. */
+unsigned pp_cache_dummy(unsigned slot, bool wide) {
+  return slot == pp_cache_slot(1, wide) ? 3 : 0;
+}
+
+/* The same slot as C text over the register. */
+static char *cache_index(const Gen *g) {
+  if (g->lay->wide) return pp_xasprintf("(" R " * 11400714819323198485ULL) >> %d", 64 - PP_CACHE_BITS);
+  return pp_xasprintf("(" R " * 1640531527UL & 4294967295UL) >> %d", 32 - PP_CACHE_BITS);
+}
+
+/* A hash-mode path end through the function's inline cache: the slot for the id points at the
+   hash entry of the id it last held, so a hit is a load, a compare and an add; a miss asks the
+   runtime, which counts in the table and points the slot at the entry. The atomic forms read
+   the slot with acquire (the runtime publishes it with release) and add atomically. */
+static char *count_cached(Gen *g, uint64_t add, bool zero) {
+  const PPLayout *l = g->lay;
+  bool atomic = l->counting != PP_COUNT_PLAIN;
+  char *idx = zero ? pp_xasprintf("%u", pp_cache_slot(add, l->wide)) : cache_index(g);
+  char *id = zero ? pp_xasprintf("%" PRIu64 "%s", add, l->wide || add >> 32 ? "ULL" : "UL") : pp_xstrdup(R);
+  char *a = zero ? NULL : add_r(g, add);
+  char *slot = pp_xasprintf("__pathprof_k%d[%s]", l->fn, idx);
+  char *load = atomic ? pp_xasprintf("__atomic_load_n(&%s, 2 /* __ATOMIC_ACQUIRE */)", slot) : pp_xstrdup(slot);
+  char *s = pp_xasprintf("(%s%s" Q " = %s, " Q "[1] == %s ? (void)%s : __pathprof_hash_miss%s(&%s, %d, %s, &%s))",
+                         a ? a : "", a ? ", " : "", load, id,
+                         atomic ? "__atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */)" : "++" Q "[2]",
+                         atomic ? "_atomic" : "", g->u, l->fn, id, slot);
+  g->uses_q = true;
+  if (!zero) g->uses_r = true;
+  free(idx); free(id); free(a); free(slot); free(load);
+  return s;
+}
+
 /* The counter update where a path ends with id R + add (a constant if R is known 0). Array
    indices are bounds-checked so no value of R writes outside the function's slots. */
 static char *count(Gen *g, uint64_t add, bool zero) {
@@ -147,6 +192,7 @@ static char *count(Gen *g, uint64_t add, bool zero) {
   char *idx, *s;
   if (l->kpath) return kpath_id(g, add, zero);
   if (l->ppp) return count_ppp(g, add, zero);
+  if (l->hash && l->cache) return count_cached(g, add, zero);
   if (l->hash) {
     const char *fn = l->counting == PP_COUNT_PLAIN ? "__pathprof_hash_add" : "__pathprof_hash_add_atomic";
     if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
@@ -478,6 +524,8 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",
                       lay->wide ? "long long" : "long"));
+  if (g.uses_q)
+    edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long *" Q ";", lay->ext));
   for (size_t k = 0; k < g.npromo; k++)
     edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long " LOCAL "%zu = 0;", lay->ext, k));
   free(g.promo);

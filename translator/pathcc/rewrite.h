@@ -36,7 +36,17 @@ typedef struct {
   const char *fall_mark;  /* the annotation after code that falls into a case label from a block
                              without statements: GCC's comment, or the attribute clang needs too */
   bool ctor;         /* the unit registers from a constructor: no check at function entry */
+  bool cache;        /* hash mode: path ends look in the function's inline cache __pathprof_k<fn>
+                        first (PP_CACHE_SLOTS entries pointing into the hash table) */
 } PPLayout;
+
+/* The inline cache of a hash-mode function: 2^PP_CACHE_BITS pointers to hash entries, one
+   chosen per path id by pp_cache_slot; they start at two dummy entries in __pathprof_z, the
+   one whose id no path id choosing that slot can have (pp_cache_dummy). */
+#define PP_CACHE_BITS 8
+#define PP_CACHE_SLOTS (1u << PP_CACHE_BITS)
+unsigned pp_cache_slot(uint64_t id, bool wide);
+unsigned pp_cache_dummy(unsigned slot, bool wide);
 
 typedef struct { unsigned off; int side, rank, seq; char *text; } PPEdit;
 typedef VEC(PPEdit) PPEdits;
