@@ -1,4 +1,4 @@
-/* Case: tight loops whose rounds pathcc counts in a local and settles at the exit (translator/pathcc/promote.c): for, while and do-while; a body of one block; zero rounds; an inner loop run many times; a loop left from its middle by its only test; and loops that must not be promoted (a call, a branch, a break, a return). */
+/* Case: tight loops whose rounds pathcc counts in a local and settles at the exit (translator/pathcc/promote.c): for, while and do-while; a body of one block; zero rounds; an inner loop run many times; a loop left from its middle by its only test; a loop entered on two paths; a do-while at a case label; and loops that must not be promoted (a call, a branch, a break, a return). */
 #include <stdio.h>
 
 static int data[64];
@@ -51,6 +51,40 @@ static int middle(int n)
   return s;
 }
 
+/* Promoted: a loop entered with a register that depends on the branch before it (its first
+   round is another path each time), and a do-while whose round starts at a case label (the
+   label's dispatch increment runs every round). */
+static int entries(int n, int k)
+{
+  int s, i = 0;
+  if (k & 1)
+    s = 3;
+  else
+    s = 5;
+  while (i < n)
+    s += i++;
+  switch (k & 3) {
+  case 2:
+    do
+      s += 2;
+    while (--n > 0);
+    break;
+  case 0:
+    while (n-- > 0)
+      s++;
+    break;
+  case 1:
+    while (n-- > 0)
+      s--;
+    break;
+  default:
+    while (n-- > 0)
+      s *= 2;
+    break;
+  }
+  return s;
+}
+
 /* Not promoted: a call, a branch, a return from inside. */
 static int others(int n)
 {
@@ -76,6 +110,7 @@ int main(void)
     t += sums(r * 13 % 64) + sums(0) + sums(1);
     t += matrix(r * 7);
     t += middle(r) + middle(0);
+    t += entries(r, r) + entries(r + 2, r + 1) + entries(0, 2);
     t += others(r * 11);
   }
   printf("%ld\n", t);

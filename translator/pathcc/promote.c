@@ -2,8 +2,11 @@
 /* In a tight loop every iteration ends a path at the back edge and bumps the same counter in
    memory, so iterations queue behind each other's increments; gcc moves gcov's counter of such
    a loop into a register. The rewriter does the same for the loops chosen here: the back edge
-   counts the round path in a local when the register says it is that path, and the one exit
-   edge adds the local to the counter. Only loops from which nothing else can leave qualify. */
+   counts every round in a local and takes the round's increments back from the register, which
+   so holds its value at loop entry all along (the compiler sees it loop-invariant, and the local
+   as an induction variable); the one exit edge counts the first round, whose path began before
+   the loop, by that entry value, the others as the round path. Only loops from which nothing
+   else can leave qualify. */
 #include "promote.h"
 #include <stdlib.h>
 
@@ -47,19 +50,25 @@ static bool qualifies(const PPGraph *g, int bi, const char *in, const int *out_s
   }
   if (exit < 0 || g->edges.v[exit].no_site || g->edges.v[exit].quiet || g->edges.v[exit].dispatch) return false;
   uint64_t path = pp_graph_dummy(g, PP_ENTRY, b->dst, EK_DUMMY_ENTRY)->val + pp_graph_dummy(g, b->src, PP_EXIT, EK_DUMMY_EXIT)->val;
-  for (int v = b->dst; v != b->src;) {  /* round the loop: the one in-loop successor each time */
+  uint64_t rinc = 0, xinc = 0;
+  for (int v = b->dst;;) {  /* round the loop: the one in-loop successor each time */
     int next = -1;
+    if (v == g->edges.v[exit].src) xinc = rinc;  /* the increments made before the exit */
+    if (v == b->src) break;
     for (int k = out_start[v]; k < out_start[v + 1]; k++) {
       const PPEdge *e = &g->edges.v[out_adj[k]];
       if (real(e) && e->kind != EK_EXIT && in[e->dst]) next = out_adj[k];
     }
     if (g->edges.v[next].kind != EK_NORMAL) return false;  /* another back edge or a cut */
     path += g->edges.v[next].val;
+    rinc += g->edges.v[next].inc;
     v = g->edges.v[next].dst;
   }
   p->back = bi;
   p->exit = exit;
   p->path = path;
+  p->rinc = rinc;
+  p->xinc = xinc;
   return true;
 }
 

@@ -3,13 +3,15 @@
 #define PP_PROMOTE_H
 #include "model/graph.h"
 
-/* An innermost loop with one path round it and one way out: an iteration that enters by the
-   back edge takes path `path` and counts it in a local; the exit edge adds the local to the
-   path's counter. */
+/* An innermost loop with one path round it and one way out: every round counts in a local; an
+   iteration that enters by the back edge takes path `path`, the first one the path that began
+   before the loop; the exit edge counts both (rewrite.c). */
 typedef struct {
   int back;        /* the back edge (latch -> header) */
   int exit;        /* the only edge leaving the loop */
   uint64_t path;   /* Ball-Larus id of an iteration entered by the back edge */
+  uint64_t rinc;   /* the sum of the placed increments round the loop (header to latch) */
+  uint64_t xinc;   /* ... of those before the exit edge leaves the round */
   uint64_t value, slot;  /* the rewriter's: the register where such a round ends, its counter */
 } PPPromoted;
 

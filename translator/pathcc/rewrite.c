@@ -226,26 +226,30 @@ static int promoted(const Gen *g, size_t i, bool exit) {
   return -1;
 }
 
-/* The path end at promoted loop k's back edge: the round path (register + add equal to its
-   id) counts in the loop's local, any other (the first round, entered from outside) as usual. */
-static char *count_round(Gen *g, int k, uint64_t add, bool zero) {
-  if (zero) return count(g, add, true);  /* a constant path: no register to compare */
-  char *a = add ? pp_xasprintf(" %c %" PRIu64 "%s", (int64_t)add < 0 ? '-' : '+',
-                               (int64_t)add < 0 ? (uint64_t)0 - add : add, g->suffix) : pp_xstrdup("");
-  char *c = count(g, add, false);
-  char *s = pp_xasprintf("(" R "%s == %" PRIu64 "%s ? (void)" LOCAL "%d++ : (void)(%s))", a, g->promo[k].value, g->suffix,
-                         k, c);
-  g->uses_r = true;
-  free(a); free(c);
+/* The back edge of promoted loop k: every round counts in the loop's local, and the round's
+   increments (comp too, which the header's case label adds again) come back off the register,
+   which so holds its value at the loop's entry until the exit sorts the rounds out (settle). */
+static char *count_round(Gen *g, int k, uint64_t comp) {
+  char *back = add_r(g, (uint64_t)0 - (g->promo[k].rinc + comp));
+  char *s = pp_xasprintf(LOCAL "%d++%s%s", k, back ? ", " : "", back ? back : "");
+  free(back);
   return s;
 }
 
-/* Leaving promoted loop k: its local's rounds go to the round path's counter. */
-static char *settle(Gen *g, int k) {
-  char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + g->promo[k].slot), *local = pp_xasprintf(LOCAL "%d", k);
-  char *add = step(g, idx, false, local);
-  char *s = pp_xasprintf("%s, %s = 0", add, local);
-  free(idx); free(local); free(add);
+/* Leaving promoted loop k after n = LOCALk rounds: the first round's path began before the loop,
+   so its id is the register's entry value plus the round (the register holds the entry value
+   plus the increments before the exit); the other n - 1 are the round path. The register then
+   gets the value it would have had after a round: the header's start plus those increments. */
+static char *settle(Gen *g, int k, const PPEdge *back) {
+  const PPGraph *gr = &g->f->g;
+  const PPPromoted *p = &g->promo[k];
+  uint64_t add = pp_graph_dummy(gr, back->src, PP_EXIT, EK_DUMMY_EXIT)->inc;
+  uint64_t start = pp_graph_dummy(gr, PP_ENTRY, back->dst, EK_DUMMY_ENTRY)->inc;
+  char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + p->slot), *rest = pp_xasprintf(LOCAL "%d - 1", k);
+  char *first = count(g, p->rinc + add - p->xinc, false), *others = step(g, idx, false, rest);
+  char *reg = set_r(g, start + p->xinc);
+  char *s = pp_xasprintf(LOCAL "%d ? (%s, %s, %s, " LOCAL "%d = 0) : 0", k, first, others, reg, k);
+  free(idx); free(rest); free(first); free(others); free(reg);
   return s;
 }
 
@@ -256,9 +260,10 @@ static char *edge_code(Gen *g, const PPEdge *e, uint64_t comp) {
   bool z = g->zero[e->src] && !e->dispatch;
   int k = promoted(g, (size_t)(e - gr->edges.v), false);
   if (e->kind == EK_EXIT) return count(g, e->inc, z);
+  if (k >= 0 && !g->zero[e->src]) return count_round(g, k, comp);  /* else a constant path each round */
   if (e->kind == EK_BACK || e->kind == EK_CUT) {
     uint64_t add = pp_graph_dummy(gr, e->src, PP_EXIT, EK_DUMMY_EXIT)->inc;
-    char *c = k >= 0 ? count_round(g, k, add, g->zero[e->src]) : count(g, add, g->zero[e->src]);
+    char *c = count(g, add, g->zero[e->src]);
     char *s = set_r(g, pp_graph_dummy(gr, PP_ENTRY, e->dst, EK_DUMMY_ENTRY)->inc - comp);
     char *both = pp_xasprintf("%s, %s", c, s);
     free(c); free(s);
@@ -309,7 +314,7 @@ static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
   const PPGraph *gr = &g->f->g;
   char *code = g->lay->osp ? NULL : g->lay->edge ? edge_counter(g, e, comp) : edge_code(g, e, comp);
   int k = promoted(g, (size_t)(e - gr->edges.v), true);
-  if (k >= 0) VEC_PUSH(*out, settle(g, k));
+  if (k >= 0) VEC_PUSH(*out, settle(g, k, &gr->edges.v[g->promo[k].back]));
   if (code) VEC_PUSH(*out, code);
   if (gr->blocks.v[e->dst].headless) block_entry(g, e->dst, out);
   if (g->lay->trace && e->kind == EK_EXIT)
