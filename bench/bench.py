@@ -43,9 +43,20 @@ TOP = os.path.dirname(HERE)
 PATHCC = os.path.join(TOP, "bin", "pathcc")
 ZLIB_TARBALL_GLOB = "/usr/src/gcc-12/gcc-*.tar.*"
 
-# The goals of issue 7, on the geometric mean of run-time overhead (ratio - 1):
-# (tool, reference tool, factor): tool's overhead <= factor * reference's overhead.
-GOALS = [("pathcc path", "gcov", 1.0), ("pathcc edge", "gcov", 0.8)]
+# The goals (issue 16's acceptance), each (kind, tool, reference, bound, metrics):
+#   geomean  tool's overhead (ratio - 1) on the geometric mean <= bound * reference's
+#   each     the same on every workload where both were measured
+#   build    tool's build-time ratio on the geometric mean <= reference's + bound
+#   unit     tool's CPU time for the one-function unit <= bound * reference's (fixed cost)
+GOALS = [("geomean", "pathcc path", "gcov", 1.0, ("run", "instructions")),
+         ("each", "pathcc path", "gcov", 1.5, ("run", "instructions")),
+         ("each", "pathcc edge", "gcov", 1.0, ("run", "instructions")),
+         ("build", "pathcc path", "gcov", 0.10, ("build",)),
+         ("build", "pathcc edge", "gcov", 0.10, ("build",)),
+         ("unit", "pathcc path", "gcc -O2", 2.0, ("unit",)),
+         ("unit", "pathcc edge", "gcc -O2", 2.0, ("unit",))]
+# The one-function unit whose compile time is the per-unit fixed cost.
+UNIT_C = "#include <stdio.h>\nint clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }\n"
 OSP, PATH = "pathcc osp", "pathcc path"
 
 MODES = {
@@ -97,6 +108,37 @@ def parse_conf(text, nfields):
             raise ValueError("expected %d '|'-separated fields: %s" % (nfields, line))
         rows.append(f)
     return rows
+
+
+def parse_conf_var(text, nmin, nmax):
+    """parse_conf for lines of nmin to nmax fields; missing trailing fields are ''."""
+    rows = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        f = [x.strip() for x in line.split("|")]
+        if not nmin <= len(f) <= nmax:
+            raise ValueError("expected %d to %d '|'-separated fields: %s" % (nmin, nmax, line))
+        rows.append(f + [""] * (nmax - len(f)))
+    return rows
+
+
+def path_ends(dump_text):
+    """Path ends of a path-mode profile from `pathprof dump`: those counted in arrays (`[i] N`
+    lines, overflow slots included), in hash tables (`fn F path ID: N`) and dropped for want of
+    room in a hash table."""
+    out = {"array": 0, "hash": 0, "dropped": 0}
+    for line in dump_text.splitlines():
+        m = re.match(r"\s+\[\d+\] (\d+)$", line)
+        if m:
+            out["array"] += int(m.group(1))
+        m = re.match(r"\s+fn \d+ path \d+: (\d+)$", line)
+        if m:
+            out["hash"] += int(m.group(1))
+        m = re.search(r"dropped (\d+)", line)
+        if m:
+            out["dropped"] += int(m.group(1))
+    return out
 
 
 def gcov_counter_bytes(nm_text):
@@ -322,17 +364,64 @@ def compute(raw):
     res["osp_vs_path"] = osp_vs_path(res, workloads)
 
     res["ppp"] = ppp_view(raw)
-    for tool, ref, factor in GOALS:
-        tg = res["geomean"]["run"].get(tool, {}).get("value")
-        rg = res["geomean"]["run"].get(ref, {}).get("value")
-        goal = {"tool": tool, "reference": ref, "factor": factor}
-        if tg is None or rg is None:
-            goal.update(status="not measured", overhead=None, limit=None)
-        else:
-            lim = factor * (rg - 1.0)
-            goal.update(overhead=tg - 1.0, limit=lim, status="met" if tg - 1.0 <= lim else "not met")
-        res["goals"].append(goal)
+    res["fixed_cost"] = fixed_cost_view(raw)
+    res["path_ends"] = {w["name"]: (cells.get("%s/%s" % (w["name"], PATH)) or {}).get("path_ends") for w in workloads}
+    res["goals"] = [goal(res, *g) for g in GOALS]
     return res
+
+
+def goal(res, kind, tool, ref, bound, metrics):
+    """One goal's verdict: met, not met (naming the failing metrics and workloads) or not
+    measured; value and limit are the figures compared (for 'each', those of the worst case)."""
+    g = {"kind": kind, "tool": tool, "reference": ref, "bound": bound, "metrics": list(metrics),
+         "value": None, "limit": None, "failing": []}
+    checks = []   # (label, value, limit)
+    for m in metrics:
+        if kind == "unit":
+            fc = res.get("fixed_cost") or {}
+            t, r = fc.get(tool, {}).get("cpu"), fc.get(ref, {}).get("cpu")
+            if t is not None and r is not None:
+                checks.append(("unit", t, bound * r))
+            continue
+        if kind == "build":
+            t = res["geomean"][m].get(tool, {}).get("value")
+            r = res["geomean"][m].get(ref, {}).get("value")
+            if t is not None and r is not None:
+                checks.append((m, t, r + bound))
+            continue
+        if kind == "geomean":
+            t = res["geomean"][m].get(tool, {}).get("value")
+            r = res["geomean"][m].get(ref, {}).get("value")
+            if t is not None and r is not None:
+                checks.append((m, t - 1.0, bound * (r - 1.0)))
+            continue
+        for w, row in sorted(res["metrics"][m].items()):
+            t, r = row.get(tool), row.get(ref)
+            if t is not None and r is not None:
+                checks.append(("%s %s" % (w, m), t - 1.0, bound * max(r - 1.0, 0.0)))
+    if not checks:
+        g["status"] = "not measured"
+        return g
+    bad = [c for c in checks if c[1] > c[2] + 1e-12]
+    worst = max(checks, key=lambda c: c[1] - c[2])
+    g["value"], g["limit"] = worst[1], worst[2]
+    g["failing"] = [c[0] for c in bad]
+    g["status"] = "not met" if bad else "met"
+    return g
+
+
+def fixed_cost_view(raw):
+    """Per build, the median CPU seconds of compiling the one-function unit and its ratio to its
+    baseline's."""
+    fc, out = raw.get("fixed_cost") or {}, {}
+    base = {t["name"]: t["baseline"] for t in raw["tools"]}
+    for name, v in fc.items():
+        cpu = median(v.get("cpu", []))
+        out[name] = {"cpu": cpu}
+    for name in out:
+        b = base.get(name, "-")
+        out[name]["ratio"] = ratio(out[name]["cpu"], out.get(b, {}).get("cpu")) if b != "-" else None
+    return out
 
 
 def osp_vs_path(res, workloads):
@@ -447,14 +536,13 @@ def markdown(res):
     if res.get("ppp"):
         out += ppp_markdown(res["ppp"])
     out.append("")
-    out.append("### Goals (geometric mean of run-time overhead)")
+    out += fixed_cost_markdown(res)
+    out += path_ends_markdown(res)
+    out.append("")
+    out.append("### Goals")
     out.append("")
     for g in res["goals"]:
-        if g["status"] == "not measured":
-            out.append("- %s <= %.1fx %s's overhead: not measured" % (g["tool"], g["factor"], g["reference"]))
-        else:
-            out.append("- %s <= %.1fx %s's overhead: %s (%+.1f%% vs limit %+.1f%%)" % (
-                g["tool"], g["factor"], g["reference"], g["status"], 100 * g["overhead"], 100 * g["limit"]))
+        out.append("- " + goal_text(g))
     rw = res.get("rewriter")
     if rw:
         out.append("")
@@ -480,6 +568,56 @@ def markdown(res):
         for n in notes:
             out.append("- " + n)
     return "\n".join(out) + "\n"
+
+
+def goal_text(g):
+    """One line for a goal: what it asks, and its verdict with the figures compared."""
+    what = {"geomean": "%(tool)s overhead <= %(bound).1fx %(reference)s's on the geometric mean (%(m)s)",
+            "each": "%(tool)s overhead <= %(bound).1fx %(reference)s's on every workload (%(m)s)",
+            "build": "%(tool)s build time <= %(reference)s's + %(bound).2f on the geometric mean",
+            "unit": "%(tool)s one-function unit <= %(bound).1fx %(reference)s's CPU time"}[g["kind"]] % dict(
+                g, m=" and ".join(g["metrics"]))
+    if g["status"] == "not measured":
+        return what + ": not measured"
+    if g["kind"] in ("build",):
+        figs = "%.2f vs limit %.2f" % (g["value"], g["limit"])
+    elif g["kind"] == "unit":
+        figs = "%.3f s vs limit %.3f s" % (g["value"], g["limit"])
+    else:
+        figs = "%s%+.1f%% vs limit %+.1f%%" % ("worst " if g["kind"] == "each" else "", 100 * g["value"], 100 * g["limit"])
+    fail = ""
+    if g["failing"]:
+        fail = "; fails: " + ", ".join(g["failing"][:8]) + (" and %d more" % (len(g["failing"]) - 8) if len(g["failing"]) > 8 else "")
+    return "%s: **%s** (%s%s)" % (what, g["status"], figs, fail)
+
+
+def fixed_cost_markdown(res):
+    """The per-unit fixed cost: CPU time of compiling a one-function unit, per build."""
+    fc = res.get("fixed_cost") or {}
+    if not fc:
+        return []
+    out = ["", "### Per-unit fixed cost (CPU time to compile a one-function unit with `-c`, median)", "",
+           "| build | CPU s | ratio to its plain build |", "|---|---|---|"]
+    for t in res["tools"]:
+        v = fc.get(t["name"])
+        if v and v.get("cpu") is not None:
+            out.append("| %s | %.3f | %s |" % (t["name"], v["cpu"], fmt_ratio(v.get("ratio")) if v.get("ratio") else "–"))
+    return out
+
+
+def path_ends_markdown(res):
+    """Where path mode's path ends went in each workload's last timed run."""
+    pe = {w: v for w, v in (res.get("path_ends") or {}).items() if v}
+    if not pe:
+        return []
+    out = ["", "### Path ends of `pathcc path` (last timed run)", "",
+           "| workload | path ends | to arrays | to hash tables (through the inline cache) | dropped |", "|---|---|---|---|---|"]
+    for w in [x["name"] for x in res["workloads"] if x["name"] in pe]:
+        v = pe[w]
+        tot = v["array"] + v["hash"] + v["dropped"]
+        pct = lambda x: "%d (%.1f%%)" % (x, 100.0 * x / tot) if tot else "0"
+        out.append("| %s | %d | %s | %s | %d |" % (w, tot, pct(v["array"]), pct(v["hash"]), v["dropped"]))
+    return out
 
 
 def ppp_markdown(rows):
@@ -789,14 +927,33 @@ def unpack_zlib(cache):
     return d, None
 
 
+def prepare_binutils(cache):
+    """GNU binutils from Debian's binutils-source, configured and its libraries built once into
+    cache/binutils by bench/binutils.sh (~1 minute); returns (dir, note)."""
+    d = os.path.join(cache, "binutils")
+    if not os.path.exists(os.path.join(d, "ready")):
+        log("preparing binutils (readelf's libraries) in %s" % d)
+    r = subprocess.run(["sh", os.path.join(HERE, "binutils.sh"), cache], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, first_line(r.stdout + r.stderr)
+    return d, None
+
+
+def binutils_path(bdir, s):
+    """@binutils-obj/X is X in the configured build tree, @binutils/X in the unpacked sources;
+    either may stand inside a flag (-I@binutils/include)."""
+    s = s.replace("@binutils-obj", os.path.join(bdir, "obj"))
+    return s.replace("@binutils", os.path.join(bdir, "src"))
+
+
 # ---------------------------------------------------------------- the run
 
 def load_config(tools_conf=None):
     tools = [{"name": n, "baseline": b, "command": c, "counters": k}
              for n, b, c, k in parse_conf(read(tools_conf or os.path.join(HERE, "tools.conf")), 4)]
     wls = [{"name": n, "sources": s.split(), "flags": fl.split(), "full": int(fu), "quick": int(q),
-            "callgrind": int(cg)}
-           for n, s, fl, fu, q, cg in parse_conf(read(os.path.join(HERE, "workloads.conf")), 6)]
+            "callgrind": int(cg), "builds": [x.strip() for x in bl.split(",") if x.strip()] if bl and bl != "*" else None}
+           for n, s, fl, fu, q, cg, bl in parse_conf_var(read(os.path.join(HERE, "workloads.conf")), 6, 7)]
     return tools, wls
 
 
@@ -845,6 +1002,9 @@ def run(args):
     zdir, znote = None, None
     if any("@zlib/" in s for w in wls for s in w["sources"]):
         zdir, znote = unpack_zlib(cache)
+    bdir, bnote = None, None
+    if any(s.startswith("@binutils") for w in wls for s in w["sources"]):
+        bdir, bnote = prepare_binutils(cache)
     for w in wls:
         w["available"], w["note"] = True, ""
         srcs, flags = [], []
@@ -854,10 +1014,15 @@ def run(args):
                     w["available"], w["note"] = False, znote
                     break
                 srcs.append(os.path.join(zdir, s[len("@zlib/"):]))
+            elif s.startswith("@binutils"):
+                if not bdir:
+                    w["available"], w["note"] = False, bnote
+                    break
+                srcs.append(binutils_path(bdir, s))
             else:
                 srcs.append(os.path.join(HERE, s))
         for fl in w["flags"]:
-            flags.append(fl.replace("@zlib", zdir or "@zlib"))
+            flags.append(binutils_path(bdir, fl) if bdir and "@binutils" in fl else fl.replace("@zlib", zdir or "@zlib"))
         w["paths"], w["cflags"] = srcs, flags
         w["scale"], w["callgrind_scale"] = w[mode], w["callgrind"]
         if not w["available"]:
@@ -884,14 +1049,16 @@ def run(args):
         for t in avail:
             d = cdir(w, t)
             os.makedirs(d, exist_ok=True)
-            cells["%s/%s" % (w["name"], t["name"])] = {"ok": True, "note": "", "build_cpu": [], "build_wall": [],
-                                                       "run_cpu": [], "run_wall": []}
+            # a workload may name the builds it is run with (workloads.conf); baselines always run
+            wanted = t["baseline"] == "-" or w.get("builds") is None or t["name"] in w["builds"]
+            cells["%s/%s" % (w["name"], t["name"])] = {"ok": wanted, "note": "" if wanted else "not run for this workload",
+                                                       "build_cpu": [], "build_wall": [], "run_cpu": [], "run_wall": []}
     benv = build_env()
     # {train} builds (ppp): the workload's path-mode build run once at the quick scale gives the
     # interesting paths, a training input smaller than the measured one
     for w in wls:
         for t in avail:
-            if needs_train(t):
+            if needs_train(t) and cells["%s/%s" % (w["name"], t["name"])]["ok"]:
                 prof, why = train([PATHCC, "--mode=path", "gcc", "-O2"] + w["cflags"], cdir(w, t), w["quick"],
                                   ["-o", "prog"] + w["paths"] + ["-lm"], benv)
                 if prof:
@@ -1017,6 +1184,17 @@ def run(args):
                 dump = out_of([os.path.join(TOP, "bin", "pathprof"), "dump", os.path.join(cdir(w, t), "pathprof.out")])
                 c["residual"] = residual_counts(dump) if dump else None
 
+    # path mode: where the last timed run's path ends went (arrays, hash tables, dropped)
+    for w in wls:
+        c = cells.get("%s/%s" % (w["name"], PATH))
+        if c and c["ok"]:
+            dump = out_of([os.path.join(TOP, "bin", "pathprof"), "dump",
+                           os.path.join(cdir(w, [t for t in avail if t["name"] == PATH][0]), "pathprof.out")])
+            c["path_ends"] = path_ends(dump) if dump else None
+
+    # the per-unit fixed cost: each build compiling a one-function unit
+    raw["fixed_cost"] = fixed_cost(avail, outdir, max(5, cfg["build_repeats"]), benv)
+
     # instruction counts (parallel: counts do not depend on load)
     if shutil.which("valgrind"):
         log("callgrind: %d runs on %d CPUs" % (len(order), os.cpu_count() or 1))
@@ -1068,6 +1246,26 @@ def run(args):
     sys.stdout.write(md)
     sys.stdout.write("\n(results in %s: results.md, results.json, raw.json%s)\n" % (
         outdir, ", overhead.png" if res.get("chart") else ""))
+
+
+def fixed_cost(avail, outdir, repeats, env):
+    """CPU seconds of `-c` on the one-function unit UNIT_C, repeats times per build (builds with
+    a {train} profile left out: their cost is path mode's)."""
+    d = os.path.join(outdir, "unit")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "one.c"), "w") as f:
+        f.write(UNIT_C)
+    log("per-unit fixed cost: %d repeats per build" % repeats)
+    res = {}
+    for _ in range(repeats):
+        for t in avail:
+            if needs_train(t):
+                continue
+            rc, cpu, _w = spawn(tool_argv(t) + ["-c", "one.c", "-o", "one.o"], d, env=env,
+                                stderr=os.path.join(d, "build.err"), timeout=120)
+            if rc == 0:
+                res.setdefault(t["name"], {"cpu": []})["cpu"].append(cpu)
+    return res
 
 
 def rewriter(wls, outdir, repeats, have_pathcc):

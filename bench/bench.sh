@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench / make bench-quick.  Run as root on Debian, first installs what the comparison
-# needs and is missing: gnuplot-nox (the chart), valgrind (instruction counts) and clang's
-# profile runtime (libclang-rt-N-dev, for clang -fprofile-instr-generate).  Not root, or no
+# needs and is missing: gnuplot-nox (the chart), valgrind (instruction counts), clang's
+# profile runtime (libclang-rt-N-dev, for clang -fprofile-instr-generate) and binutils-source
+# (the readelf workload's sources; bench/binutils.sh configures them once).  Not root, or no
 # apt-get: nothing is installed, and whatever is missing becomes a skipped column or a note.
 # Then runs bench/bench.py (see bench/README.md).
 # Usage: sh bench/bench.sh [--quick] [more bench.py run options]
@@ -22,6 +23,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   need=""
   command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
   command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+  ls /usr/src/binutils/binutils-*.tar.* >/dev/null 2>&1 || need="$need binutils-source"
   if command -v clang >/dev/null 2>&1 && ! clang_profile_links; then
     need="$need libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
   fi

@@ -57,6 +57,10 @@ sz = "   text\t   data\t    bss\t    dec\t    hex\tfilename\n  20000\t   1000\t 
 check("image_bytes", b.image_bytes(sz) == 21000, b.image_bytes(sz))
 cg = "==1== Events    : Ir\n==1== Collected : 246650008\n==1==\n==1== I   refs:      246,650,008\n"
 check("callgrind_instructions", b.callgrind_instructions(cg) == 246650008 and b.callgrind_instructions("x") is None)
+pe = b.path_ends("unit 1 /t.pp.json\n  counters 3, hash entries 2, dropped 7\n  [0] 5\n  [2] 10\n  fn 1 path 12: 4\n  fn 2 path 0: 6\n")
+check("path_ends", pe == {"array": 15, "hash": 10, "dropped": 7}, pe)
+rows = b.parse_conf_var("a | b | c\nd | e\n", 2, 3)
+check("parse_conf_var", rows == [["a", "b", "c"], ["d", "e", ""]], rows)
 rows = b.parse_conf("# comment\n\n a | b c |  | 3\n", 4)
 check("parse_conf", rows == [["a", "b c", "", "3"]], rows)
 try:
@@ -67,6 +71,9 @@ except ValueError:
 t, w = b.load_config()
 check("config_files", any(x["name"] == "gcov" for x in t) and all(x["full"] > x["quick"] >= x["callgrind"] >= 1 for x in w),
       "tools.conf/workloads.conf do not parse or scales are not full > quick >= callgrind")
+names = {x["name"] for x in t}
+check("config_builds", all(x["builds"] is None or set(x["builds"]) <= names for x in w) and
+      any(x["builds"] for x in w), "a workload names a build tools.conf lacks")
 
 # report from known raw measurements
 def cell(run, build=None, ins=None, img=None, cnt=None, ok=True):
@@ -91,7 +98,10 @@ raw = {"format": "pathprof-bench-raw", "version": 1, "mode": "quick", "machine":
            "w2/pathcc path": cell([2.4, 2.4, 2.4, 2.4], None, 240, 2100, 256),
            "w2/clang -O2": cell([1.0]), "w2/clang-cov": cell([], ok=False)},
        "rewriter": {"unit": "u.c", "lines": 1000, "pathcc_cpu": 0.5, "cpp_cpu": 0.1, "cc_cpu": 0.3,
-                    "rewriter_cpu": 0.1, "lines_per_second": 10000.0}}
+                    "rewriter_cpu": 0.1, "lines_per_second": 10000.0},
+       "fixed_cost": {"gcc -O2": {"cpu": [0.05, 0.04, 0.06]}, "gcov": {"cpu": [0.06]},
+                      "pathcc path": {"cpu": [0.09, 0.1, 0.2]}}}
+raw["cells"]["w1/pathcc path"]["path_ends"] = {"array": 30, "hash": 70, "dropped": 0}
 with open(os.path.join(tmp, "raw.json"), "w") as f:
     json.dump(raw, f)
 out = os.path.join(tmp, "out")
@@ -131,10 +141,29 @@ if res:
           rmin["w2"]["clang-cov"] is None, rmin)
     # spreads of the cells with several runs: 3.73 0.15 0.06 0 2.59 0 -> median of the middle two
     check("run_spread", close(res["run_spread_median"], ((1.7 - 1.6) / 1.65 + (1.4 - 1.2) / 1.32) / 2), res["run_spread_median"])
-    goals = {x["tool"]: x for x in res["goals"]}
-    pg = goals.get("pathcc path", {})
-    check("goal_path", pg.get("status") == "not met" and close(pg.get("limit"), (1.2 * 1.275) ** 0.5 - 1), pg)
-    check("goal_edge_unmeasured", goals.get("pathcc edge", {}).get("status") == "not measured", goals.get("pathcc edge"))
+    goals = {(x["kind"], x["tool"]): x for x in res["goals"]}
+    pg = goals.get(("geomean", "pathcc path"), {})
+    # run: path 1.342 vs gcov 1.237; instructions: path 1.342 vs gcov 1.125 (the worst)
+    check("goal_path", pg.get("status") == "not met" and close(pg.get("limit"), (1.1 * 1.15) ** 0.5 - 1) and
+          pg.get("failing") == ["run", "instructions"], pg)
+    pe = goals.get(("each", "pathcc path"), {})
+    check("goal_path_each", pe.get("status") == "not met" and "w1 instructions" in pe.get("failing", []) and
+          "w2 run" not in pe.get("failing", []), pe)
+    check("goal_edge_unmeasured", goals.get(("each", "pathcc edge"), {}).get("status") == "not measured",
+          goals.get(("each", "pathcc edge")))
+    bg = goals.get(("build", "pathcc path"), {})
+    check("goal_build", bg.get("status") == "not met" and close(bg.get("value"), 2.5 ** 0.5) and
+          close(bg.get("limit"), 1.5 ** 0.5 + 0.1), bg)
+    ug = goals.get(("unit", "pathcc path"), {})
+    check("goal_unit", ug.get("status") == "met" and close(ug.get("value"), 0.1) and close(ug.get("limit"), 0.1), ug)
+    fc = res.get("fixed_cost", {})
+    check("fixed_cost", close(fc.get("pathcc path", {}).get("ratio"), 2.0) and close(fc.get("gcov", {}).get("ratio"), 1.2)
+          and "| pathcc path | 0.100 | 2.00 |" in md, fc)
+    check("path_ends_table", "| w1 | 100 | 30 (30.0%) | 70 (70.0%) | 0 |" in md,
+          [l for l in md.splitlines() if l.startswith("| w1 | 100")])
+    check("goal_lines", "pathcc path overhead <= 1.0x gcov's on the geometric mean (run and instructions): **not met**" in md
+          and "pathcc path one-function unit <= 2.0x gcc -O2's CPU time: **met**" in md,
+          [l for l in md.splitlines() if l.startswith("- pathcc")][:3])
     check("skipped_tool_note", "pathcc edge: skipped: no such mode" in md and "| pathcc edge |" not in md
           and "pathcc edge" not in md.split("### Run time")[1].split("\n")[2], "skipped column shown or note missing")
     check("skipped_workload_note", "workload w3: skipped: gcc-12-source is not installed" in md and "| w3 |" not in md)
