@@ -140,7 +140,8 @@ static size_t generate(char *buf, size_t cap, struct counts *want)
       n += (size_t)sprintf(buf + n, "%u", rnd(1000000));
       want->n[K_INT]++;
     } else if (r < 58) {
-      n += (size_t)sprintf(buf + n, rnd(2) ? "%u.%u" : "%u.%ue-%u", rnd(1000), rnd(100000), rnd(40));
+      unsigned whole = rnd(1000), frac = rnd(100000), exp = rnd(40), plain = rnd(2);   /* in this order, whatever the compiler */
+      n += (size_t)sprintf(buf + n, plain ? "%u.%u" : "%u.%ue-%u", whole, frac, exp);
       want->n[K_DEC]++;
     } else if (r < 68) {
       buf[n++] = '"';
@@ -151,7 +152,8 @@ static size_t generate(char *buf, size_t cap, struct counts *want)
       buf[n++] = '"';
       want->n[K_STRING]++;
     } else if (r < 74) {
-      n += (size_t)sprintf(buf + n, rnd(2) ? "// note %u\n" : "/* block ** %u */", rnd(100));
+      unsigned line = rnd(2), note = rnd(100);
+      n += (size_t)sprintf(buf + n, line ? "// note %u\n" : "/* block ** %u */", note);
       want->n[K_COMMENT]++;
     } else {
       buf[n++] = punct[rnd(sizeof punct - 1)];
