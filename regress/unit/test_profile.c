@@ -474,7 +474,8 @@ static void test_dump_failure(void)
   free(b.p);
 }
 
-/* reset zeroes everything registered, inside the tables only. */
+/* reset zeroes every count registered, inside the tables only; hash entries keep their key and
+   id (inline caches point at them) and, with a zero count, are no longer dumped. */
 static void test_reset(void)
 {
   static unsigned long long g[3 + 5 + 3], hg[3 + 3 * 2 + 3];
@@ -491,14 +492,19 @@ static void test_reset(void)
   pathprof_reset();
   for (i = 0; i < 6; i++)
     nonzero += c1[i] != 0;
-  for (i = 0; i < 3 * 8; i++)
-    nonzero += h2[i] != 0;
+  for (i = 0; i < 8; i++)
+    nonzero += h2[3 * i + 2] != 0;
   for (i = 0; i < 5; i++)
     nonzero += g[3 + i] != 0;
-  for (i = 0; i < 6; i++)
-    nonzero += hg[3 + i] != 0;
+  for (i = 0; i < 2; i++)
+    nonzero += hg[3 + 3 * i + 2] != 0;
   nonzero += u2.hash_dropped != 0 || ug.hash_dropped != 0;
   check("reset_zeroes", nonzero == 0, "%d words left", nonzero);
+  {
+    unsigned long long nh = 1;
+    __pathprof_record_size(&u2, &nh);
+    check("reset_dumps_no_entries", nh == 0, "%llu hash entries still dumped", nh);
+  }
   check("reset_in_bounds",
         guards_ok(g, 3, sizeof g / sizeof *g, 3) && guards_ok(hg, 3, sizeof hg / sizeof *hg, 3),
         "guard overwritten");
