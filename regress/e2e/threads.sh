@@ -1,5 +1,5 @@
 #!/bin/sh
-# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread) count exactly 8 times a one-thread run, every round; single reports its loss; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
+# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; single reports its loss; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=threads
@@ -45,6 +45,30 @@ for u in atomic prefer-atomic single; do
     echo "not ok threads-$u-exact: $bad of $ROUNDS rounds not exactly $T times one thread"
   fi
 done
+# compiled without -pthread, linked with it (as many Makefiles do; glibc 2.34 needs no flag at
+# all): the default policy, auto, counts plainly until the first pthread_create and atomically
+# from then on, so the threads' paths count exactly; --update=single shows the loss it prevents
+if (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O2 -c -o t-auto.o "$top/regress/e2e/threads_prog.c" &&
+    "$top/bin/pathcc" gcc -pthread -o t-auto t-auto.o) >"$d/build-auto.log" 2>&1 && [ ! -s "$d/build-auto.log" ]; then
+  if ! grep -q '"update":"auto"' "$d"/t-auto.pp.json; then echo "not ok threads-auto-default: the tables do not say auto"
+  elif ! getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($2, v, "."); exit !(v[1] > 2 || (v[1] == 2 && v[2] >= 32)) }'; then
+    echo "ok threads-auto-exact # skip: the C library has no __libc_single_threaded (glibc before 2.32)"
+  else
+    r=1; bad=0
+    (cd "$d" && PATHPROF_FILE=auto1.out timeout 60 ./t-auto 1 "$ITERS" >/dev/null) && pp dump --decode "$d/auto1.out" >"$d/auto1.txt"
+    while [ $r -le "$ROUNDS" ]; do
+      rm -f "$d/auto.out"
+      if (cd "$d" && PATHPROF_FILE=auto.out timeout 120 ./t-auto $T "$ITERS" >auto.stdout) &&
+         pp dump --decode "$d/auto.out" >"$d/auto.txt" && why=$(python3 "$top/regress/countcmp.py" --fn=0,1 "$d/auto1.txt" "$d/auto.txt" $T); then :
+      else bad=$((bad + 1)); echo "# auto round $r: $(echo "$why" | head -1)"; fi
+      r=$((r + 1))
+    done
+    [ $bad = 0 ] && echo "ok threads-auto-exact: compiled without -pthread, $ROUNDS rounds of $T x $ITERS" ||
+      echo "not ok threads-auto-exact: $bad of $ROUNDS rounds not exactly $T times one thread"
+  fi
+else
+  echo "not ok threads-build-auto: $(head -1 "$d/build-auto.log")"
+fi
 # kpath mode: each thread counts into its own forests (and the functions' forest caches change
 # hands between threads); the profile's k-iteration paths are exactly T times one thread's
 if (cd "$d" && "$top/bin/pathcc" --mode=kpath --k=3 gcc -std=c99 -O2 -pthread -o t-kpath "$top/regress/e2e/threads_prog.c") >"$d/build-kpath.log" 2>&1 &&

@@ -310,6 +310,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
+  if (how == PP_COUNT_THREAD) pp_str_add(&s, "extern char " PP_ONE_THREAD ";\n");  /* as <sys/single_threaded.h> */
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
   if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
   expect_tables(&s, u, used, ext);
@@ -393,10 +394,14 @@ static char *warning_line(const Unit *u) {
    a relaxed GNU atomic add (of 64 bits, or 32 with a carry, or masked where the target has no
    atomic adds: PPOptions.atomic), else a C11 atomic, else (tcc has neither) the runtime's add
    (atomic where the runtime was built with atomics); prefer-atomic is per-thread shards (GNU
-   __thread or C11 _Thread_local), else atomic. */
+   __thread or C11 _Thread_local), else atomic; auto is thread mode (plain until a second
+   thread starts, then atomic) where the C library says when that happens, else plain. */
 static int counting(const Unit *u, bool gnu, char **warning) {
   int want = u->o->update;
   if (want == PP_UPDATE_SINGLE) return PP_COUNT_PLAIN;
+  if (want == PP_UPDATE_AUTO)
+    return gnu && u->o->libc_threads && u->o->atomic == PP_ATOMIC_64 && u->o->counter_bits == 64 ? PP_COUNT_THREAD
+                                                                                                 : PP_COUNT_PLAIN;
   if (u->o->counter_bits == 32) {  /* saturating 32-bit counters have no atomic form */
     *warning = pp_xasprintf("%s: --update=%s: 32-bit counters are updated singly (counts may be lost "
                             "between threads)", u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
@@ -432,8 +437,8 @@ static bool ctor_registers(const Unit *u, bool gnu) {
    longjmp may leave stale). */
 static bool cached(const Unit *u, const PPTabFunc *t, const PPFunc *f, int how, bool gnu) {
   if (!t->hash || t->ppp || u->o->continuous || f->calls_setjmp) return false;
-  return how == PP_COUNT_PLAIN ||
-         (gnu && u->o->atomic == PP_ATOMIC_64 && (how == PP_COUNT_GNU_ATOMIC || how == PP_COUNT_SHARD));
+  return how == PP_COUNT_PLAIN || (gnu && u->o->atomic == PP_ATOMIC_64 &&
+                                   (how == PP_COUNT_GNU_ATOMIC || how == PP_COUNT_SHARD || how == PP_COUNT_THREAD));
 }
 
 static void rewrite_all(Unit *u, PPResult *res) {
@@ -525,7 +530,8 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.k = kpath_k(o);
   u.tab.conditions = o->conditions;
   u.tab.continuous = o->continuous;
-  u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic" : "single";
+  u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic"
+               : o->update == PP_UPDATE_AUTO ? "auto" : "single";
   u.tab.array_limit = o->array_limit;
   u.tab.hash_cap = o->hash_cap;
   u.tab.counter_bits = o->counter_bits;

@@ -8,7 +8,7 @@
 #include "prefixmap.h"
 
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
-enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC };
+enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC, PP_UPDATE_AUTO };
 /* How an atomic add of a 64-bit counter is done on the target (--update=atomic). */
 enum { PP_ATOMIC_64, PP_ATOMIC_32_CARRY, PP_ATOMIC_MASKED };
 /* What the instrumented code records (--mode=). */
@@ -31,7 +31,9 @@ typedef struct {
   bool system_headers;      /* also instrument functions defined in system headers */
   bool conditions;          /* --decisions=conditions: &&, || and ?: are decisions */
   unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
-  int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC or _PREFER_ATOMIC */
+  int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC, _PREFER_ATOMIC or _AUTO */
+  bool libc_threads;        /* the C library says when a second thread starts (glibc 2.32's
+                               __libc_single_threaded): what --update=auto switches on */
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
   int atomic;               /* PP_ATOMIC_*: what the target's atomic adds can do */
   bool progmem;             /* AVR: the tables' name goes to program memory (the runtime reads it so) */

@@ -807,11 +807,12 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--update=single")) d->opt.update = PP_UPDATE_SINGLE, d->update_set = true;
   else if (!strcmp(a, "--update=atomic")) d->opt.update = PP_UPDATE_ATOMIC, d->update_set = true;
   else if (!strcmp(a, "--update=prefer-atomic")) d->opt.update = PP_UPDATE_PREFER_ATOMIC, d->update_set = true;
+  else if (!strcmp(a, "--update=auto")) d->opt.update = PP_UPDATE_AUTO, d->update_set = true;
   else if (!strcmp(a, "--continuous")) d->opt.continuous = true;
   else if (!strcmp(a, "--diagnostics=checked")) d->diagnostics = DIAG_CHECKED;
   else if (!strcmp(a, "--diagnostics=exact")) d->diagnostics = DIAG_EXACT;
   else if (!strncmp(a, "--diagnostics=", 14)) die("unknown value in %s (checked or exact)", a);
-  else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (single, atomic or prefer-atomic)", a);
+  else if (!strncmp(a, "--update=", 9)) die("unknown policy in %s (auto, single, atomic or prefer-atomic)", a);
   else if (!strncmp(a, "--interesting=", 14) && a[14]) d->interesting = a + 14;
   else if (!strncmp(a, "--ppp-keep-array=", 17)) d->opt.ppp_keep_array = number(a, a + 17);
   else if (!strcmp(a, "--decisions=conditions")) d->opt.conditions = true;
@@ -840,6 +841,13 @@ static void env_options(Driver *d) {
   char *copy = pp_xstrdup(f), *save = NULL;
   for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
     if (!own_option(d, w)) die("unknown option in PATHCC_FLAGS: %s", w);
+}
+
+/* Whether the target's C library says when a program starts its second thread: glibc 2.32 and
+   later clear __libc_single_threaded before the first pthread_create returns. */
+static bool glibc_threads(const PPCompiler *cc) {
+  long major = pp_cc_macro(cc, "__GLIBC__", 0), minor = pp_cc_macro(cc, "__GLIBC_MINOR__", 0);
+  return cc->gnu && (major > 2 || (major == 2 && minor >= 32));
 }
 
 /* Like gcc's -fprofile-update: -pthread among the user's flags makes prefer-atomic the default;
@@ -944,6 +952,7 @@ int main(int argc, char **argv) {
   d.opt.hash_cap = 4096;
   d.opt.counter_bits = 64;
   d.opt.k = 4;
+  d.opt.update = PP_UPDATE_AUTO;
   env_options(&d);
   config_file(&d);
   int i = 1;
@@ -984,6 +993,7 @@ int main(int argc, char **argv) {
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
+  d.opt.libc_threads = d.opt.ctor && glibc_threads(cc);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));

@@ -77,6 +77,10 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
   case PP_COUNT_GNU_ATOMIC:
     s = pp_xasprintf("__atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx, amount ? amount : "1");
     break;
+  case PP_COUNT_THREAD:
+    s = pp_xasprintf("(" PP_ONE_THREAD " ? %s[%s]%s : __atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */))", c, idx, op,
+                     down ? "sub" : "add", c, idx, amount ? amount : "1");
+    break;
   case PP_COUNT_ATOMIC_CARRY:
   case PP_COUNT_ATOMIC_MASKED:
     s = pp_xasprintf("%s(&%s[%s], %s)", l->counting == PP_COUNT_ATOMIC_CARRY ? "__pathprof_aadd" : "__pathprof_add_masked",
@@ -112,6 +116,12 @@ static char *kpath_id(Gen *g, uint64_t add, bool zero) {
   return s;
 }
 
+/* Of three forms of a count, the one the counting mode gives: plain, atomic, or (thread mode)
+   the choice between the two made as it counts. */
+static const char *by_counting(const PPLayout *l, const char *plain, const char *atomic, const char *either) {
+  return l->counting == PP_COUNT_PLAIN ? plain : l->counting == PP_COUNT_THREAD ? either : atomic;
+}
+
 /* ppp: a path end with register R + add counts in slot q = R >> bits (masked to the expect
    table's power-of-two size, so no bounds check) when the table says q's interesting path ends
    with exactly this value; any other path is residual and goes to the hash table by its
@@ -120,7 +130,8 @@ static char *count_ppp(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
   uint64_t mask = l->bits ? (1ULL << l->bits) - 1 : 0, q = add >> l->bits;
   /* atomic updates keep residual paths atomic too; else the cold entry point */
-  const char *res = l->counting == PP_COUNT_PLAIN ? "__pathprof_residual" : "__pathprof_hash_add_atomic";
+  const char *res = by_counting(l, "__pathprof_residual", "__pathprof_hash_add_atomic",
+                               "(" PP_ONE_THREAD " ? __pathprof_residual : __pathprof_hash_add_atomic)");
   char *idx, *b, *s;
   if (zero && q < l->slots && l->expect[q] == add) {
     idx = pp_xasprintf("%" PRIu64, l->offset + q);
@@ -168,16 +179,20 @@ static char *cache_index(const Gen *g) {
    the slot with acquire (the runtime publishes it with release) and add atomically. */
 static char *count_cached(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
-  bool atomic = l->counting != PP_COUNT_PLAIN;
   char *idx = zero ? pp_xasprintf("%u", pp_cache_slot(add, l->wide)) : cache_index(g);
   char *id = zero ? pp_xasprintf("%" PRIu64 "%s", add, l->wide || add >> 32 ? "ULL" : "UL") : pp_xstrdup(R);
   char *a = zero ? NULL : add_r(g, add);
   char *slot = pp_xasprintf("__pathprof_k%d[%s]", l->fn, idx);
-  char *load = atomic ? pp_xasprintf("__atomic_load_n(&%s, 2 /* __ATOMIC_ACQUIRE */)", slot) : pp_xstrdup(slot);
-  char *s = pp_xasprintf("(%s%s" Q " = %s, " Q "[1] == %s ? (void)%s : __pathprof_hash_miss%s(&%s, %d, %s, &%s))",
-                         a ? a : "", a ? ", " : "", load, id,
-                         atomic ? "__atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */)" : "++" Q "[2]",
-                         atomic ? "_atomic" : "", g->u, l->fn, id, slot);
+  char *acq = pp_xasprintf("__atomic_load_n(&%s, 2 /* __ATOMIC_ACQUIRE */)", slot);
+  char *load = l->counting == PP_COUNT_PLAIN ? pp_xstrdup(slot)
+             : l->counting == PP_COUNT_THREAD ? pp_xasprintf("(" PP_ONE_THREAD " ? %s : %s)", slot, acq) : pp_xstrdup(acq);
+  const char *inc = by_counting(l, "++" Q "[2]", "__atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */)",
+                               "(" PP_ONE_THREAD " ? ++" Q "[2] : __atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */))");
+  const char *miss = by_counting(l, "__pathprof_hash_miss", "__pathprof_hash_miss_atomic",
+                                "(" PP_ONE_THREAD " ? __pathprof_hash_miss : __pathprof_hash_miss_atomic)");
+  char *s = pp_xasprintf("(%s%s" Q " = %s, " Q "[1] == %s ? (void)%s : %s(&%s, %d, %s, &%s))",
+                         a ? a : "", a ? ", " : "", load, id, inc, miss, g->u, l->fn, id, slot);
+  free(acq);
   g->uses_q = true;
   if (!zero) g->uses_r = true;
   free(idx); free(id); free(a); free(slot); free(load);
@@ -194,7 +209,8 @@ static char *count(Gen *g, uint64_t add, bool zero) {
   if (l->ppp) return count_ppp(g, add, zero);
   if (l->hash && l->cache) return count_cached(g, add, zero);
   if (l->hash) {
-    const char *fn = l->counting == PP_COUNT_PLAIN ? "__pathprof_hash_add" : "__pathprof_hash_add_atomic";
+    const char *fn = by_counting(l, "__pathprof_hash_add", "__pathprof_hash_add_atomic",
+                                "(" PP_ONE_THREAD " ? __pathprof_hash_add : __pathprof_hash_add_atomic)");
     if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
     char *a = add_r(g, add);
     g->uses_r = true;

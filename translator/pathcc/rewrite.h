@@ -6,9 +6,16 @@
 /* How an array counter is bumped: plain `c[i]++`; a relaxed GNU atomic add; a C11 atomic
    compound assignment; in the calling thread's shard of the unit's counters; on targets without
    64-bit atomic adds, two 32-bit ones with a carry (__pathprof_aadd, in the prelude) or, without
-   any, the runtime's interrupt-masked add. The hash table is atomic in all but the plain form. */
+   any, the runtime's interrupt-masked add; or plain while glibc's __libc_single_threaded says
+   the process has one thread and the GNU atomic add from the first pthread_create on (thread
+   mode). The hash table is atomic in all but the plain form (and plain while one thread runs). */
 enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_SHARD, PP_COUNT_ATOMIC_CARRY,
-       PP_COUNT_ATOMIC_MASKED };
+       PP_COUNT_ATOMIC_MASKED, PP_COUNT_THREAD };
+
+/* The test thread mode makes before each count: glibc clears it before the first thread starts
+   (and never sets it again while threads run), so one predictable branch keeps one-thread
+   programs at plain counting. */
+#define PP_ONE_THREAD "__libc_single_threaded"
 
 /* How a function keeps its counts. */
 typedef struct {
