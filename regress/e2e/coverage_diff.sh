@@ -40,7 +40,8 @@ int main(int argc, char **argv)
 EOF
 git add grade.c && git commit -qm base
 # The change: lines 10-15 added to grade (an if with a block, another if); a comment edited on
-# line 1 of main's file is no code; extra.c is new and its function never runs.
+# line 1 of main's file is no code; extra.c is new and not built (no coverage data: a unit that
+# is built registers at start-up, so its functions show at 0% even when none runs).
 python3 - <<'EOF'
 s = open('grade.c').read()
 s = s.replace('#include <stdio.h>\n', '#include <stdio.h>  /* printf */\n')
@@ -62,7 +63,7 @@ int extra(int x)
 }
 EOF
 git add extra.c
-if ! "$P" gcc -O0 -o grade grade.c extra.c >"$d/build.log" 2>&1; then echo "not ok coverage-diff-build: $(head -1 "$d/build.log")"; exit 0; fi
+if ! "$P" gcc -O0 -o grade grade.c >"$d/build.log" 2>&1; then echo "not ok coverage-diff-build: $(head -1 "$d/build.log")"; exit 0; fi
 ./grade 95 60 7 >/dev/null || { echo "not ok coverage-diff-run"; exit 0; }
 
 for f in text json markdown lcov; do
