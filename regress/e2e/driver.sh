@@ -72,6 +72,10 @@ t link-objects-report "$R" report "$d/objs/prog.out"
 mkdir -p "$d/objs/deep"
 (cd "$d" && "$P" gcc -c util.c -o objs/deep/x.o) >/dev/null 2>&1
 t tables-next-to-object test -f "$d/objs/deep/x.pp.json"
+# -o - (assembly to standard output): the tables are named after the source, as gcc's .gcno
+mkdir -p "$d/stdout" && cp "$d/util.c" "$d/stdout/"
+(cd "$d/stdout" && "$P" gcc -S util.c -o - >util.s) >/dev/null 2>&1
+t tables-of-stdout-object test -f "$d/stdout/util.pp.json" -a ! -e "$d/stdout/-.pp.json" -a -s "$d/stdout/util.s"
 
 # -MD -MF: the dependency file names the real source, not a temporary.
 (cd "$d" && "$P" gcc -MD -MF util.d -c util.c -o util_md.o) >/dev/null 2>&1

@@ -209,10 +209,15 @@ static char *absolute(const char *path) {
 
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
    linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno),
-   prog-foo-2.pp.json for a second foo.c of the same command. */
+   prog-foo-2.pp.json for a second foo.c of the same command; an object written to standard
+   output (-o -) gets foo.pp.json in the working directory, as gcc names foo.gcno then. */
 static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *obj) {
   char *t;
-  if (!p->link) {
+  if (!p->link && !strcmp(obj, "-")) {
+    char *b = base_noext(d->args.v[p->sources.v[k]]);
+    t = pp_xasprintf("%s.pp.json", b);
+    free(b);
+  } else if (!p->link) {
     size_t n = strlen(obj);
     t = pp_ends_with(obj, ".o") || pp_ends_with(obj, ".s") ? pp_xasprintf("%.*s.pp.json", (int)(n - 2), obj)
                                                      : pp_xasprintf("%s.pp.json", obj);
