@@ -2,6 +2,7 @@
 #include "ccprobe.h"
 #include "diag.h"
 #include "instrument.h"
+#include "respfile.h"
 #include "usage.h"
 #include "model/util.h"
 #include <errno.h>
@@ -15,7 +16,7 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
-typedef VEC(char *) Args;
+typedef PPArgs Args;
 
 typedef struct {
   const char *cc;          /* the real compiler */
@@ -63,31 +64,6 @@ static void die(const char *fmt, const char *a) {
 
 /* ---- running the real compiler ---- */
 
-/* Long command lines (a link of thousands of objects, expanded from @files) go back into a
-   response file, which gcc and clang both read. */
-static void shorten(Args *argv, char **rsp) {
-  size_t total = 0;
-  for (size_t i = 0; i < argv->n; i++) total += strlen(argv->v[i]) + 1;
-  if (total < 100000) return;
-  const char *t = getenv("TMPDIR");
-  *rsp = pp_xasprintf("%s/pathcc-args-XXXXXX", t && *t ? t : "/tmp");
-  int fd = mkstemp(*rsp);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (!f) die("cannot write a response file: %s", strerror(errno));
-  size_t first = compiler_words;  /* the compiler's own words stay on the command line */
-  for (size_t i = first; i < argv->n; i++) {
-    fputc('"', f);
-    for (const char *c = argv->v[i]; *c; c++) {
-      if (*c == '"' || *c == '\\') fputc('\\', f);
-      fputc(*c, f);
-    }
-    fputs("\"\n", f);
-  }
-  if (fclose(f)) die("cannot write a response file: %s", strerror(errno));
-  argv->n = first;
-  VEC_PUSH(*argv, pp_xasprintf("@%s", *rsp));
-}
-
 /* Runs argv (NULL-terminated); stdout goes to out, stderr to err when given. Returns the exit
    status (or 127/128+sig). */
 static int spawn(char **argv, const char *out, const char *err, bool verbose) {
@@ -118,7 +94,9 @@ static int spawn(char **argv, const char *out, const char *err, bool verbose) {
 /* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
 static int run(Args *argv, const char *errfile, bool verbose) {
   char *rsp = NULL;
-  shorten(argv, &rsp);
+  /* long command lines (a link of thousands of objects, expanded from @files) go back into a
+     response file; the compiler's own words stay on the command line */
+  if (pp_args_shorten(argv, compiler_words, &rsp)) die("cannot write a response file: %s", strerror(errno));
   VEC_PUSH(*argv, NULL);
   argv->n--;
   int rc = spawn(argv->v, NULL, errfile, verbose);
@@ -868,28 +846,6 @@ static void threads_policy(Driver *d) {
   }
 }
 
-/* @file arguments, expanded as gcc does: whitespace separates, quotes and backslashes escape. */
-static void add_arg(Args *out, const char *a, int depth) {
-  if (a[0] != '@' || depth > 8) { VEC_PUSH(*out, (char *)a); return; }
-  size_t n;
-  char *text = pp_read_file(a + 1, &n);
-  if (!text) { VEC_PUSH(*out, (char *)a); return; }  /* gcc passes a missing @file on as is */
-  PPStr w = {0};
-  bool in = false;
-  char q = 0;
-  for (size_t i = 0; i <= n; i++) {
-    char c = i < n ? text[i] : ' ';
-    if (c == '\\' && i + 1 < n) { pp_str_addn(&w, &text[++i], 1); in = true; }
-    else if (q) { if (c == q) q = 0; else pp_str_addn(&w, &c, 1); }
-    else if (c == '\'' || c == '"') { q = c; in = true; }
-    else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (in) add_arg(out, pp_str_take(&w), depth + 1);
-      in = false;
-    } else { pp_str_addn(&w, &c, 1); in = true; }
-  }
-  free(text);
-}
-
 /* Run as a symlink named like a compiler (gcc, cc, arm-none-eabi-gcc) from a wrapper
    directory early in PATH: the real one is the next of that name on PATH that is not us. */
 static bool wrapper_compiler(Driver *d, const char *argv0) {
@@ -971,7 +927,7 @@ int main(int argc, char **argv) {
   if (own_query) pp_pathcc_version(stdout, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
   compiler_words = d.ccpre.n;
   for (; i < argc; i++)
-    if (!own_option(&d, argv[i])) add_arg(&d.args, argv[i], 0);
+    if (!own_option(&d, argv[i])) pp_args_expand(&d.args, argv[i]);
   threads_policy(&d);
   pp_prefix_maps_read(&d.maps, d.args.v, d.args.n);
   if (d.opt.continuous && d.opt.counter_bits == 32) die("%s", "--continuous needs 64-bit counters (not --counter-bits=32)");
