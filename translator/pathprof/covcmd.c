@@ -23,7 +23,10 @@ static const PPOpt coverage_opts[] = {
                                  "coveralls and markdown name files relative to it, as CI services want" },
   [O_MCDC] = { "mcdc", 0, "[=masking|unique-cause]", "MC/DC per decision instead (builds with "
                                                   "--decisions=conditions): masking (the default, GCC's and DO-178C "
-                                                  "practice) or unique-cause (clang's); formats text, json, lcov and gcov" },
+                                                  "practice) or unique-cause (clang's); formats text, json, lcov and gcov. "
+                                                  "Without it every format of such a build carries masking MC/DC where it "
+                                                  "has a place for it; with cobertura, sonarqube or html it names the "
+                                                  "definition they carry" },
   [O_NOCODE] = { "no-code", 0, "gcov|count", "lines GCC emits no code for: count them as they ran (count, the "
                                              "default, as clang does) or leave them out (gcov, as gcov does)" },
   [O_DIFF] = { "diff", 0, "BASE", "differential coverage: only the lines a change added or modified, their branches and "
@@ -139,8 +142,10 @@ static int parse(int argc, char **argv, CovOpts *o) {
     fprintf(stderr, "pathprof coverage: --mcdc and --diff go one at a time\n");
     return 2;
   }
-  if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov")) {
-    fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov\n");
+  if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov") &&
+      strcmp(format, "cobertura") && strcmp(format, "sonarqube") && strcmp(format, "html")) {
+    fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov, or names the definition cobertura, "
+                    "sonarqube and html carry\n");
     return 2;
   }
   if (o->diff && !diff_writers[o->format] && formats[o->format].write) {
@@ -162,10 +167,16 @@ typedef struct {
   const PPDiff *d;
 } Report;
 
+/* Whether --mcdc replaces the report by the MC/DC document (else the report carries MC/DC). */
+static bool mcdc_document(const CovOpts *o) {
+  const char *fmt = formats[o->format].name;
+  return o->mcdc >= 0 && (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "lcov") || !strcmp(fmt, "gcov"));
+}
+
 static void emit(FILE *f, const Report *r) {
   const char *fmt = formats[r->o->format].name;
   if (r->d) diff_writers[r->o->format](f, r->c, r->d, r->o->file);
-  else if (!r->m) formats[r->o->format].write(f, r->c, r->o->file);
+  else if (!mcdc_document(r->o)) formats[r->o->format].write(f, r->c, r->o->file);
   else if (!strcmp(fmt, "text")) pp_mcdc_text(f, r->c, r->m, r->o->file);
   else if (!strcmp(fmt, "json")) pp_mcdc_json(f, r->c, r->m, r->o->file);
   else if (!strcmp(fmt, "lcov")) pp_mcdc_lcov(f, r->c, r->m);
@@ -236,15 +247,20 @@ static int run_coverage(int argc, char **argv) {
     return 1;
   }
   if (o.diff) rep.d = &d;
-  if (o.mcdc >= 0) {
+  if (mcdc_document(&o)) {
     pp_mcdc_build(&c, (PPMcdcDef)o.mcdc, &m);
     pp_mcdc_explain(&c, &m);
     if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
     rep.m = &m;
+  } else if (!o.diff && (o.mcdc >= 0 || pp_mcdc_possible(&c))) {  /* the report carries MC/DC where its format has a place */
+    pp_mcdc_build(&c, o.mcdc >= 0 ? (PPMcdcDef)o.mcdc : PP_MCDC_MASKING, &m);
+    if (o.mcdc >= 0) pp_mcdc_explain(&c, &m);
+    c.mcdc = &m;
+    rep.m = &m;
   }
   if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
   else rc = write_report(&rep, l.missing);
-  if (o.mcdc >= 0) pp_mcdc_free(&m);
+  if (rep.m) pp_mcdc_free(&m);
   if (l.missing) rc = 1;
   for (size_t i = 0; i < c.funcs.n; i++)
     if (c.funcs.v[i].bad_ids)
