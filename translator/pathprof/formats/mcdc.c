@@ -151,10 +151,10 @@ json_t *pp_mcdc_jdecision(const PPCoverage *c, const PPMcdcDecision *d) {
   json_t *conds = json_array(), *vecs = json_array();
   for (int k = 0; k < d->d->n; k++) {
     const PPMcdcCond *r = &d->res[k];
-    json_array_append_new(conds, json_pack("{s:o, s:i, s:i, s:b, s:b, s:b, s:[i, i]}", "text", jstr(d->conds[k].text),
+    json_array_append_new(conds, json_pack("{s:o, s:i, s:i, s:b, s:b, s:b, s:[i, i], s:i}", "text", jstr(d->conds[k].text),
                                            "line", (int)d->conds[k].line, "column", (int)d->conds[k].col, "covered",
                                            r->shown[0] && r->shown[1], "true", r->shown[1], "false", r->shown[0], "pair",
-                                           r->pair[1], r->pair[0]));
+                                           r->pair[1], r->pair[0], "block", d->conds[k].block));
   }
   char *vals = pp_xmalloc((size_t)d->d->n + 1);
   for (size_t v = 0; v < d->vecs.n; v++) {
