@@ -207,5 +207,5 @@ check-asan:
 	  sh regress/run.sh; rc=$$?; rm -rf build bin lib; exit $$rc
 
 .PHONY: check-asan
-# MC/DC is pathprof's; its unit test links it
-build/test/test_mcdc: build/translator/pathprof/mcdc.o
+# MC/DC is pathprof's; its unit test links it and the coverage model it indexes by file
+build/test/test_mcdc: build/translator/pathprof/mcdc.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/gcovlines.o
