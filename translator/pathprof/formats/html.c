@@ -4,6 +4,7 @@
 #include "formats.h"
 #include "htmlmcdc.h"
 #include "mcdcfmt.h"
+#include "primefmt.h"
 #include "pathprof/diffcov.h"
 #include "model/kipf.h"
 #include "model/number.h"
@@ -390,8 +391,13 @@ static void sec_source(FILE *o, const FnPage *p) {
   fputs("</section>\n", o);
 }
 
+/* With --prime-paths: the function's prime paths and their counts. */
+static void sec_prime(FILE *o, const FnPage *p) {
+  if (p->c->primes) pp_prime_html(o, p->c, p->c->primes, p->index);
+}
+
 /* The sections of a function's page, top to bottom. */
-static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_kpaths, sec_cfg, sec_source };
+static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_kpaths, sec_prime, sec_cfg, sec_source };
 
 static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) {
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };
