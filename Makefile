@@ -116,7 +116,7 @@ check-csmith: all
 
 check-full: tests
 	-@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "# fuzz harnesses not built (clang with libFuzzer missing)"
-	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z0-9]*\|csmith[-a-z0-9]*\):' regress/out/torture.log regress/out/csmith.log regress/out/suites_clang.log; exit $$rc
+	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z0-9]*\|csmith[-a-z0-9]*\):' regress/out/torture.log regress/out/csmith.log regress/out/suites_clang.log regress/out/csmith_mcdc.log; exit $$rc
 
 .PHONY: check-torture check-csmith check-full
 

@@ -6,7 +6,8 @@
 # listed with the reason. `make check` takes the first 10 usable seeds from 1, REGRESS_FULL=1
 # (make check-full) the first 50; CSMITH_MCDC_COUNT=N sets the number. A seed is usable when
 # csmith and clang build it and it ends within 2 s. The last line sums them up:
-#   # csmith-mcdc: N programs, A decisions agree (C/T conditions covered), D seen differently (...), X disagree
+#   # csmith-mcdc: N programs, A decisions agree (C/T conditions covered; evaluations equal in E),
+#     D seen differently (...), X disagree
 # Installs csmith, libcsmith-dev, clang-19 and llvm-19 when missing (as root).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=csmith_mcdc
@@ -59,7 +60,7 @@ for l in sys.stdin:
         for kv in m.group(1).split(): k, v = kv.split("="); t[k] += int(v)
     m = re.match(r"^# differs \S+: (.*)$", l)
     if m: why[re.sub(r"\d+", "N", m.group(1))] += 1
-print("# csmith-mcdc: %d programs, %d decisions agree (%d/%d conditions covered), %d seen differently (%s), %d disagree"
-      % (n, t["agree"], t["covered"], t["conditions"], t["differ"], "; ".join("%d: %s" % (c, w) for w, c in why.most_common()) or "none", t["disagree"]))
+print("# csmith-mcdc: %d programs, %d decisions agree (%d/%d conditions covered; evaluations equal in %d), %d seen differently (%s), %d disagree"
+      % (n, t["agree"], t["covered"], t["conditions"], t["counted"], t["differ"], "; ".join("%d: %s" % (c, w) for w, c in why.most_common()) or "none", t["disagree"]))
 '
 echo "# csmith-mcdc: $skipped seeds skipped (csmith or clang failed, or the program ran over 2 s)"
