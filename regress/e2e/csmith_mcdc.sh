@@ -45,7 +45,7 @@ while [ "$used" -lt "$want" ] && [ "$seed" -lt $((want * 4)) ]; do
     { echo "not ok csmith_mcdc clang $seed: llvm-cov export failed"; continue; }
   python3 "$top/regress/mcdccmp.py" csmith_mcdc "$seed" "$d/prog.c" "$d/pp/mcdc.json" "$d/cl/export.json" "$d/cl/build.log" \
     >"$d/cmp.txt"
-  grep -v '^# differs' "$d/cmp.txt" | grep -v '^# mcdccmp'
+  grep -v '^# mcdccmp' "$d/cmp.txt"
   rm -f "$d/cl/prog" "$d/pp/prog" "$d/cl/prog.profraw"
 done
 [ "$used" -lt "$want" ] && echo "not ok csmith_mcdc seeds: $used usable of $seed tried, want $want"

@@ -137,7 +137,7 @@ int pp_prime_enumerate(const PPGraph *g, size_t limit, PPPrimeFunc *out) {
 /* ---- counts ---- */
 
 /* An executed Ball-Larus path's blocks, decoded once. */
-typedef struct { uint64_t id; int *blocks, n; } Decoded;
+typedef struct { uint64_t id, count; int *blocks, n; } Decoded;
 
 static int by_id(const void *a, const void *b) {
   const Decoded *x = a, *y = b;
@@ -145,7 +145,7 @@ static int by_id(const void *a, const void *b) {
 }
 
 static const Decoded *decoded(const Decoded *d, size_t n, uint64_t id) {
-  Decoded key = { id, NULL, 0 };
+  Decoded key = { id, 0, NULL, 0 };
   return bsearch(&key, d, n, sizeof key, by_id);
 }
 
@@ -183,6 +183,7 @@ static void count_function(const PPCoverage *c, PPPrimeFunc *pf) {
   for (size_t i = 0; i < v->n; i++) {
     bool from, to;
     d[i].id = v->paths[i].id;
+    d[i].count = v->paths[i].count;
     d[i].blocks = pp_xmalloc(sizeof(int) * (size_t)cap);
     d[i].n = pp_path_blocks(g, v->paths[i].id, d[i].blocks, cap, &from, &to);
   }
@@ -201,7 +202,7 @@ static void count_function(const PPCoverage *c, PPPrimeFunc *pf) {
     if (x->crossings + 1 > pf->need_k) pf->need_k = x->crossings + 1;
     if (x->crossings == 0) {
       for (size_t p = 0; p < v->n; p++)
-        if (d[p].n > 0 && holds(d[p].blocks, d[p].n, x->blocks, x->n)) x->count = pp_sat_add(x->count, v->paths[p].count);
+        if (d[p].n > 0 && holds(d[p].blocks, d[p].n, x->blocks, x->n)) x->count = pp_sat_add(x->count, d[p].count);
     } else if ((unsigned)x->crossings + 1 <= pf->k && x->crossings + 1 <= 64) {
       for (size_t n = 0; n < t.nodes.n; n++) {
         const PPKNode *kn = &t.nodes.v[n];
