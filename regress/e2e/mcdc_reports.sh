@@ -5,7 +5,7 @@
 #   json       summary.mcdc and each file's "mcdc" decisions equal the document's
 #   lcov       each file's MCDC records equal --mcdc lcov's, MCF/MCH add up, genhtml reads it
 #   gcov       the condition lines under each line equal --mcdc gcov's
-#   text       the MC/DC total equals the document's
+#   text       the MC/DC total equals the document's, and markdown's MC/DC column
 #   cobertura  each branch line's condition-coverage: outcomes of a condition count when MC/DC shows
 #   sonarqube  them, other outcomes when taken (computed here from the JSON branches and conditions)
 #   html       per decision a truth table whose rows are the document's vectors with counts, its
@@ -49,7 +49,7 @@ for def in masking unique-cause; do
 done
 "$pp" coverage --mcdc --format lcov -o doc.lcov
 "$pp" coverage --mcdc --format gcov -o doc.gcov
-for f in json lcov gcov text cobertura sonarqube; do "$pp" coverage --format $f -o reg.$f || echo "not ok mcdc_reports $f: status $?"; done
+for f in json lcov gcov text cobertura sonarqube markdown; do "$pp" coverage --format $f -o reg.$f || echo "not ok mcdc_reports $f: status $?"; done
 "$pp" coverage --format html -o html
 genhtml -q -o genhtml reg.lcov >genhtml.log 2>&1 || echo "not ok mcdc_reports genhtml: $(head -1 genhtml.log)"
 (cd ../stmt && for f in json lcov gcov cobertura; do "$pp" coverage --format $f -o reg.$f; done)
@@ -104,6 +104,11 @@ check(g1 == g2 and g1, 'gcov', 'lines %s, --mcdc gcov has %s' % (sorted(g1), sor
 # text: the total line
 t = [l for l in open('reg.text') if l.startswith('MC/DC')]
 check(t and '%d/%d decisions, %d/%d conditions shown (masking' % (cov, n, ncov, nc) in t[0], 'text', t[0] if t else 'no MC/DC line')
+
+# markdown: the MC/DC column of the total row
+md = [l for l in open('reg.markdown') if l.startswith('| **total**')]
+cell = '%.1f%% (%d/%d) |' % (100.0 * ncov / nc, ncov, nc)
+check(md and md[0].rstrip().endswith(cell) and 'MC/DC |' in open('reg.markdown').read(), 'markdown', md[0] if md else 'no total row')
 
 # cobertura and sonarqube: a condition's outcomes count when shown, other outcomes when taken
 def per_line(decisions):

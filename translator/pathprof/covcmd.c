@@ -26,8 +26,8 @@ static const PPOpt coverage_opts[] = {
                                                   "--decisions=conditions): masking (the default, GCC's and DO-178C "
                                                   "practice) or unique-cause (clang's); formats text, json, lcov and gcov. "
                                                   "Without it every format of such a build carries masking MC/DC where it "
-                                                  "has a place for it; with cobertura, sonarqube or html it names the "
-                                                  "definition they carry" },
+                                                  "has a place for it; with cobertura, sonarqube, markdown or html it "
+                                                  "names the definition they carry" },
   [O_PRIME] = { "prime-paths", 0, "[=LIMIT]", "prime-path coverage instead: per function its prime paths (maximal "
                                               "simple paths of the CFG, as GCC 15 defines them), which ran and how "
                                               "often; those taking back edges need a kpath build with a large enough "
@@ -156,9 +156,9 @@ static int parse(int argc, char **argv, CovOpts *o) {
     return 2;
   }
   if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov") &&
-      strcmp(format, "cobertura") && strcmp(format, "sonarqube") && strcmp(format, "html")) {
+      strcmp(format, "cobertura") && strcmp(format, "sonarqube") && strcmp(format, "html") && strcmp(format, "markdown")) {
     fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov, or names the definition cobertura, "
-                    "sonarqube and html carry\n");
+                    "sonarqube, markdown and html carry\n");
     return 2;
   }
   if (o->prime && (o->mcdc >= 0 || o->diff || (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html")))) {
