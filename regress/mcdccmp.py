@@ -47,11 +47,12 @@ export = json.load(open(theirs))['data'][0]
 # functions clang saw run none of: llvm-cov exports no MC/DC record for their decisions
 idle = {f['name'].split(':')[-1] for f in export['functions'] if f['count'] == 0 and os.path.basename(f['filenames'][0]) == base}
 ran = {d['function'] for d in json.load(open(ours))['decisions'] if d['evaluations'] or d['partial']}
-cd, ctf = {}, {}
+cd, ctf, region = {}, {}, {}
 for f in export['files']:
     if os.path.basename(f['filename']) == base:
         for r in f.get('mcdc_records', []):
             cd[(r[0], r[1])] = list(r[6])
+            region[(r[0], r[1])] = ((r[0], r[1]), (r[2], r[3]))
             # clang's branch regions inside the decision, in source order: its conditions' true and false counts
             inside = sorted(b for b in f.get('branches', []) if (r[0], r[1]) <= (b[0], b[1]) and (b[2], b[3]) <= (r[2], r[3]))
             ctf[(r[0], r[1])] = [(b[4], b[5]) for b in inside]
@@ -68,6 +69,13 @@ for k in sorted(set(ud) | set(cd)):
     if a is None or b is None:
         if b is None and k[0] not in why and fn[k] in idle and fn[k] not in ran:
             reason = 'its function never ran: llvm-cov exports no MC/DC record for it'
+        elif a is None and k in region:
+            # what pathprof keeps whole: a ?: inside the decision splits it, or operands of one
+            # operator that both hold decisions ((a && b) > (c && d): C leaves their order open)
+            (l1, c1), (l2, c2) = region[k]
+            text = lines[l1 - 1][c1 - 1:c2] if l1 == l2 else '\n'.join(lines[l1 - 1:l2])
+            reason = 'pathprof splits a condition holding a ?:' if '?' in text else \
+                'pathprof keeps an expression whole when two of its operands hold decisions (C leaves their order open)'
         else:
             reason = why.get(k[0], 'clang takes a ?: inside a condition as one condition, so it sees fewer than 2' if b is None else 'pathprof splits a condition holding a ?:')
         print('# differs %s:%d:%d: only %s sees it (%s)' % (base, k[0], k[1], 'pathprof' if b is None else 'clang', reason))
