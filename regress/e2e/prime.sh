@@ -7,7 +7,8 @@
 # an activation's block sequence holds it). Then: pathprof names the same prime paths; each one
 # it decides has the trace's count; the kpath build decides all of them; the path build decides
 # exactly those that take no back edge, and says which k decides the rest. A function with more
-# simple paths than --prime-paths=LIMIT is named, and the HTML function page has the section.
+# simple paths than --prime-paths=LIMIT is named, and the HTML function page has the section. An
+# edge-mode build's prime paths are all named undecided, with the reason.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=prime
 . "$top/regress/private.sh"
@@ -69,6 +70,9 @@ for m in kpath path; do
    "$pp" coverage --prime-paths=40 -o limit.txt &&
    "$pp" coverage --prime-paths --format html -o html) >$m/log 2>&1 || echo "not ok prime $m build: $(head -1 $m/log)"
 done
+mkdir -p edge
+(cd edge && "$pc" --mode=edge $CC -w -o prog ../loops.c && $run ./prog >/dev/null &&
+ "$pp" coverage --prime-paths --format json -o prime.json) >edge/log 2>&1 || echo "not ok prime edge build: $(head -1 edge/log)"
 python3 - <<'PY'
 import glob, json, re, collections
 def check(cond, name, why):
@@ -142,4 +146,8 @@ for mode in ('kpath', 'path'):
     page = [open(f).read() for f in glob.glob(mode + '/html/f*.html') if '<h1>loop ' in open(f).read()]
     m = re.search(r'<section id="prime" data-prime="(\d+)"', page[0]) if page else None
     check(m and int(m.group(1)) == len(got['loop']['prime_paths']), '%s html' % mode, 'no prime section on the loop page' if not m else m.group(0))
+# an edge-mode build: every prime path named, none decided, and why
+edge = json.load(open('edge/prime.json'))['functions']
+check(len(edge) == 5 and all(f['undecided'] == len(f['prime_paths']) > 0 and 'edge' in f['why'] for f in edge), 'edge mode undecided',
+      [(f['function'], f['undecided'], f['why']) for f in edge][:2])
 PY

@@ -227,11 +227,18 @@ void pp_primes_build(const PPCoverage *c, size_t limit, PPPrimes *p) {
   memset(p, 0, sizeof *p);
   p->limit = limit;
   for (size_t fn = 0; fn < c->funcs.n; fn++) {
-    if (c->funcs.v[fn].view->edges) continue;  /* edge mode: no paths */
     PPPrimeFunc pf;
     memset(&pf, 0, sizeof pf);
     pf.func = (int)fn;
-    if (!pp_prime_enumerate(&c->funcs.v[fn].f->g, limit, &pf)) count_function(c, &pf);
+    pf.edge = c->funcs.v[fn].view->edges != NULL;
+    if (pp_prime_enumerate(&c->funcs.v[fn].f->g, limit, &pf)) { VEC_PUSH(p->funcs, pf); continue; }
+    if (!pf.edge) count_function(c, &pf);
+    else  /* edge counts hold no paths */
+      for (size_t i = 0; i < pf.paths.n; i++) {
+        pf.paths.v[i].state = PP_PRIME_UNDECIDED;
+        pf.undecided++;
+        if (pf.paths.v[i].crossings + 1 > pf.need_k) pf.need_k = pf.paths.v[i].crossings + 1;
+      }
     if (pf.paths.n > p->most) p->most = pf.paths.n;
     VEC_PUSH(p->funcs, pf);
   }

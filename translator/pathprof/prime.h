@@ -20,13 +20,14 @@ typedef struct {
   int func;             /* index into PPCoverage.funcs */
   VEC(PPPrime) paths;   /* by length, longest first, then by blocks */
   bool limited;         /* more simple paths than the limit: none enumerated */
+  bool edge;            /* built in edge mode: no paths, every prime path undecided */
   unsigned k;           /* iterations the profile holds: 1 in path mode, the forest's k in kpath mode */
   int need_k;           /* the k that decides all of them: the most crossings + 1 */
   unsigned ran, undecided;
 } PPPrimeFunc;
 
 typedef struct PPPrimes {
-  VEC(PPPrimeFunc) funcs;  /* path and kpath functions, in PPCoverage order */
+  VEC(PPPrimeFunc) funcs;  /* every function, in PPCoverage order */
   size_t limit;
   size_t most;             /* the most prime paths of one function */
 } PPPrimes;
@@ -34,7 +35,7 @@ typedef struct PPPrimes {
 /* The prime paths of graph g's CFG (live blocks but the exit; normal, back and cut edges) into
    out, or -1 when enumerating them meets more than limit simple paths. */
 int pp_prime_enumerate(const PPGraph *g, size_t limit, PPPrimeFunc *out);
-/* Every path- or kpath-mode function's prime paths and their counts. */
+/* Every function's prime paths and their counts (an edge-mode function's all undecided). */
 void pp_primes_build(const PPCoverage *c, size_t limit, PPPrimes *p);
 void pp_primes_free(PPPrimes *p);
 #endif

@@ -23,7 +23,8 @@ static char *lines_of(const PPCoverage *c, const PPPrimeFunc *pf, const PPPrime 
 }
 
 static const char *mode_name(const PPPrimeFunc *pf, char *buf, size_t n) {
-  if (pf->k > 1) snprintf(buf, n, "kpath k=%u", pf->k);
+  if (pf->edge) snprintf(buf, n, "edge mode");
+  else if (pf->k > 1) snprintf(buf, n, "kpath k=%u", pf->k);
   else snprintf(buf, n, "path mode");
   return buf;
 }
@@ -33,6 +34,8 @@ static char *why_undecided(const PPPrimes *p, const PPPrimeFunc *pf) {
   char mode[32];
   if (pf->limited)
     return pp_xasprintf("more than %zu simple paths: prime paths not enumerated (raise the limit: --prime-paths=N)", p->limit);
+  if (pf->edge) return pp_xasprintf("built with --mode=edge: edge counts hold no paths; rebuild in path mode (or kpath "
+                                    "--k=%d to decide them all)", pf->need_k);
   if (!pf->undecided) return NULL;
   return pp_xasprintf("%u take more back edges than this build's profile spans (%s): rebuild with pathcc --mode=kpath "
                       "--k=%d to decide them", pf->undecided, mode_name(pf, mode, sizeof mode), pf->need_k);
