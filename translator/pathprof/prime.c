@@ -191,7 +191,7 @@ static void count_function(const PPCoverage *c, PPPrimeFunc *pf) {
   const struct pp_forest *ksf = cf->f->kpath ? pp_profile_forest(v->u->prof, v->u->rec->checksum, v->fn) : NULL;
   PPKipf t;
   memset(&t, 0, sizeof t);
-  pf->k = 1;
+  pf->k = !v->n && cf->f->kpath && cf->t->k >= 2 ? cf->t->k : 1;  /* a kpath function that never ran has no forest */
   if (ksf && ksf->k >= 2) {
     pf->k = (unsigned)ksf->k;
     pp_kipf_build(ksf, pf->k, &t);
@@ -203,6 +203,8 @@ static void count_function(const PPCoverage *c, PPPrimeFunc *pf) {
     if (x->crossings == 0) {
       for (size_t p = 0; p < v->n; p++)
         if (d[p].n > 0 && holds(d[p].blocks, d[p].n, x->blocks, x->n)) x->count = pp_sat_add(x->count, d[p].count);
+    } else if (!v->n) {
+      /* the function never ran a path: none of its prime paths ran, whatever k */
     } else if ((unsigned)x->crossings + 1 <= pf->k && x->crossings + 1 <= 64) {
       for (size_t n = 0; n < t.nodes.n; n++) {
         const PPKNode *kn = &t.nodes.v[n];

@@ -2,7 +2,8 @@
    CFG, as GCC 15's -fpath-coverage defines them), which ran and how often. A prime path that takes
    no back or cut edge lies inside one Ball-Larus path, so a path-mode profile decides it; one that
    takes j of them spans j + 1 consecutive Ball-Larus paths of one activation, which a kpath build
-   with k >= j + 1 counts. The others are undecided, with the k they need. */
+   with k >= j + 1 counts. The others are undecided, with the k they need, unless the function
+   never ran a path at all. */
 #ifndef PP_PRIME_H
 #define PP_PRIME_H
 #include "coverage.h"
