@@ -1,11 +1,12 @@
 #!/bin/sh
 # Prime-path coverage (pathprof coverage --prime-paths) against the trace oracle: a program whose
 # loops are skipped, taken once and taken again (a for with a branch, nested loops, a do-while
-# with a break) is built with --trace in kpath mode (k=4) and in path mode. Independently of
-# pathprof, the prime paths of each function's CFG (from the tables' edges) are found by a
+# with a break) is built with --trace in kpath mode (k=4 and --k=auto) and in path mode.
+# Independently of pathprof, the prime paths of each function's CFG (from the tables' edges) are found by a
 # brute-force depth-first search, and each one's runs counted in the block trace (every place
 # an activation's block sequence holds it). Then: pathprof names the same prime paths; each one
-# it decides has the trace's count; the kpath build decides all of them; the path build decides
+# it decides has the trace's count; the kpath builds decide all of them (--k=auto gives each
+# function the k its prime paths need); the path build decides
 # exactly those that take no back edge, and says which k decides the rest. A function with more
 # simple paths than --prime-paths=LIMIT is named, and the HTML function page has the section.
 # GCC 15's own prime-path tests (their control structures written anew, called as there) give
@@ -64,9 +65,10 @@ int main(void) {
   return 0;
 }
 C
-for m in kpath path; do
+for m in kpath path auto; do
   mkdir -p $m
-  (cd $m && "$pc" --trace --mode=$m $([ $m = kpath ] && echo --k=4) $CC -w -o prog ../loops.c &&
+  case $m in kpath) flags="--mode=kpath --k=4";; auto) flags="--mode=kpath --k=auto";; *) flags=--mode=path;; esac
+  (cd $m && "$pc" --trace $flags $CC -w -o prog ../loops.c &&
    PATHPROF_TRACE=trace.txt $run ./prog >/dev/null &&
    "$pp" coverage --prime-paths --format json -o prime.json &&
    "$pp" coverage --prime-paths=40 -o limit.txt &&
@@ -133,7 +135,7 @@ def primes(edges, nodes):
     def inside(a, b): return len(b) > len(a) and any(b[i:i + len(a)] == a for i in range(len(b) - len(a) + 1))
     return {p for p in found if not any(inside(p, q) for q in found)}
 
-for mode in ('kpath', 'path'):
+for mode in ('kpath', 'path', 'auto'):
     tables = json.load(open(glob.glob(mode + '/*.pp.json')[0]))
     cs = tables['checksum']
     # the trace's block sequence of each activation, per function
@@ -174,9 +176,12 @@ for mode in ('kpath', 'path'):
         check(not bad, '%s %s: %d prime paths, %d ran, %d undecided' % (mode, name, n, ran, g['undecided']), '; '.join(bad[:3]))
     # loops skipped, taken once and again: some prime path through each loop ran and some did not
     lp = got['loop']['prime_paths']
+    if mode == 'auto':  # --k=auto: each function's forest has the k its prime paths need (at least 2)
+        ks = {d['function']: (d['k'], max(2, d['need_k'])) for d in got.values() if d['function'] != 'main'}
+        check(all(a == b for a, b in ks.values()) and len(set(a for a, b in ks.values())) > 1, 'auto k per function', ks)
     check(any(x['state'] == 'ran' for x in lp) and any(x['state'] == 'not run' for x in lp) or mode == 'path',
           '%s loop: some ran, some not' % mode, [x['state'] for x in lp])
-    check(all(d['undecided'] == 0 for d in got.values()) if mode == 'kpath' else got['loop']['undecided'] > 0,
+    check(all(d['undecided'] == 0 for d in got.values()) if mode != 'path' else got['loop']['undecided'] > 0,
           '%s undecided' % mode, {d['function']: d['undecided'] for d in got.values()})
     lim = open(mode + '/limit.txt').read()
     check(re.search(r'many .*over limit', lim) and 'more than 40 simple paths' in lim, '%s limit named' % mode, lim[:300])
