@@ -3,7 +3,8 @@
 # reports in each format are well formed; a statements-mode profile gets a message naming the
 # flag; and clang-19's MC/DC (-fcoverage-mcdc, llvm-cov export) is the outside oracle: every
 # decision both tools see with the same conditions has the same covered conditions under
-# unique-cause. Decisions seen differently are listed ("# differs") with the reason. A kpath
+# unique-cause, and each condition the true and false evaluations clang's branch counts give
+# (regress/mcdccmp.py). Decisions seen differently are listed ("# differs") with the reason. A kpath
 # build of the conditions sample gives the path build's MC/DC; decisions of up to 64 conditions.
 # Installs clang-19 and llvm-19 when missing (as root).
 top=$(cd "$(dirname "$0")/../.." && pwd)
