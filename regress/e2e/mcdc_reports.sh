@@ -9,7 +9,8 @@
 #   cobertura  each branch line's condition-coverage: outcomes of a condition count when MC/DC shows
 #   sonarqube  them, other outcomes when taken (computed here from the JSON branches and conditions)
 #   html       per decision a truth table whose rows are the document's vectors with counts, its
-#              conditions' verdicts, the badge on its line and each missing condition's line marked
+#              conditions' verdicts, the badge on its line and each missing condition's line marked,
+#              also in the DOM headless Chromium makes of it (with a screenshot), when installed
 # for masking (the default) and unique-cause; a statements-mode build's reports carry none.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=mcdc_reports
@@ -51,6 +52,19 @@ done
 "$pp" coverage --mcdc --format gcov -o doc.gcov
 for f in json lcov gcov text cobertura sonarqube markdown; do "$pp" coverage --format $f -o reg.$f || echo "not ok mcdc_reports $f: status $?"; done
 "$pp" coverage --format html -o html
+# the HTML as a browser reads it (headless Chromium, when installed): its DOM, and a screenshot of a
+# the file page for people (regress/out/mcdc-html.png: badges, marked conditions, truth tables)
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ]; then
+  $run "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$out/chromium" --dump-dom "file://$out/cond/html/s0.html" \
+    >dom.html 2>>chromium.log
+  $run "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$out/chromium" --hide-scrollbars --window-size=1280,1400 \
+    --screenshot="$top/regress/out/mcdc-html.png" "file://$out/cond/html/s0.html" >>chromium.log 2>&1
+  [ -s "$top/regress/out/mcdc-html.png" ] && echo "ok mcdc_reports html screenshot (regress/out/mcdc-html.png)" ||
+    echo "not ok mcdc_reports html screenshot: no PNG written"
+else
+  echo "skip mcdc_reports chromium: chromium is not installed (the HTML is checked as text only)"
+fi
 genhtml -q -o genhtml reg.lcov >genhtml.log 2>&1 || echo "not ok mcdc_reports genhtml: $(head -1 genhtml.log)"
 (cd ../stmt && for f in json lcov gcov cobertura; do "$pp" coverage --format $f -o reg.$f; done)
 python3 - <<'PY'
@@ -162,8 +176,10 @@ class Page(HTMLParser):
         if tag == 'table' and self.cur is None: self.row = None
     def handle_data(self, data):
         if self.cell == 'vec' and self.cur['vectors'] and self.cur['vectors'][-1]: self.cur['vectors'][-1][-1] += data
-for def_, d in (('masking', 'html'), ('masking', 'html-masking'), ('unique-cause', 'html-unique-cause')):
-    p = Page(); p.feed(open(os.path.join(d, 's0.html')).read())
+pages = [('masking', 'html', 's0.html'), ('masking', 'html-masking', 's0.html'), ('unique-cause', 'html-unique-cause', 's0.html')]
+if os.path.exists('dom.html'): pages.append(('masking', '.', 'dom.html'))  # as Chromium parsed it
+for def_, d, page in pages:
+    p = Page(); p.feed(open(os.path.join(d, page)).read())
     ds = sorted(decs[def_], key=lambda x: (x['line'], x['column']))
     bad = []
     if p.section != def_: bad.append('section definition %s' % p.section)
@@ -179,7 +195,7 @@ for def_, d in (('masking', 'html'), ('masking', 'html-masking'), ('unique-cause
             if not c['covered'] and 'mc' not in p.rows.get(c['line'], []): bad.append('line %d not marked' % c['line'])
     marked = {c['line'] for j in ds for c in j['conditions'] if not c['covered']}
     if not marked or set(p.cmiss) - marked: bad.append('conditions marked %s, missing ones on %s' % (sorted(set(p.cmiss)), sorted(marked)))
-    check(not bad, 'html ' + d, '; '.join(bad[:4]))
+    check(not bad, 'html ' + (d if page == 's0.html' else 'in chromium'), '; '.join(bad[:4]))
 
 # a statements-mode build's reports carry no MC/DC
 st = json.load(open('../stmt/reg.json'))
