@@ -116,7 +116,7 @@ check-csmith: all
 
 check-full: tests
 	-@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "# fuzz harnesses not built (clang with libFuzzer missing)"
-	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z0-9]*\|csmith[-a-z0-9]*\):' regress/out/torture.log regress/out/csmith.log regress/out/suites_clang.log; exit $$rc
+	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z0-9]*\|csmith[-a-z0-9]*\):' regress/out/torture.log regress/out/csmith.log regress/out/suites_clang.log regress/out/csmith_mcdc.log; exit $$rc
 
 .PHONY: check-torture check-csmith check-full
 
@@ -207,5 +207,7 @@ check-asan:
 	  sh regress/run.sh; rc=$$?; rm -rf build bin lib; exit $$rc
 
 .PHONY: check-asan
-# MC/DC is pathprof's; its unit test links it
-build/test/test_mcdc: build/translator/pathprof/mcdc.o
+# MC/DC is pathprof's; its unit test links it and the coverage model it indexes by file
+build/test/test_mcdc: build/translator/pathprof/mcdc.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/gcovlines.o
+# prime paths are pathprof's; their unit test links the enumeration
+build/test/test_prime: build/translator/pathprof/prime.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/gcovlines.o

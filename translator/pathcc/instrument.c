@@ -8,6 +8,7 @@
 #include "estimate.h"
 #include "profweights.h"
 #include "model/ppp.h"
+#include "model/prime.h"
 #include "rewrite.h"
 #include "model/tables.h"
 #include <assert.h>
@@ -46,6 +47,7 @@ typedef struct {
   char *weights_err;        /* why they could not be read */
   uint64_t ppp_digest;      /* ppp: FNV-1a of every function's interesting set, for the checksum */
   VEC(char *) changed;      /* ppp: functions whose graph differs from the one SPEC numbers */
+  VEC(unsigned) fk;         /* kpath: each planned function's k (--k=auto: picked per function) */
 } Unit;
 
 static void collect_errors(Unit *u) {
@@ -96,9 +98,19 @@ static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
   clang_disposeString(fn);
 }
 
-/* k of a kpath-mode build, or 0 in path mode (--k=1 is path mode). */
+/* k of a kpath-mode build (--k=auto: the most a function may pick), or 0 in path mode (--k=1 is
+   path mode). */
 static unsigned kpath_k(const PPOptions *o) {
-  return o->mode == PP_MODE_KPATH ? o->k : 0;
+  return o->mode != PP_MODE_KPATH ? 0 : o->k ? o->k : PP_K_MAX;
+}
+
+/* --k=auto: the k that holds every prime path of f's CFG (1 + the most back or cut edges one
+   takes), so pathprof coverage --prime-paths decides them all; at least 2, at most PP_K_MAX; the
+   default 4 when the function has too many simple paths to enumerate. */
+#define AUTO_K_LIMIT 100000
+static unsigned auto_k(const PPGraph *g) {
+  int need = pp_prime_need_k(g, AUTO_K_LIMIT);
+  return need < 0 ? 4 : need < 2 ? 2 : need > PP_K_MAX ? PP_K_MAX : (unsigned)need;
 }
 
 /* ppp mode: f's interesting paths get compact ids and count in slots when those fit the array
@@ -168,6 +180,7 @@ static void plan(Unit *u, PPFunc *f) {
       if (u->o->mode == PP_MODE_OSP) t.hash = false;  /* osp counts no paths: no counters */
       else if (!t.hash && !t.kpath) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
     }
+    VEC_PUSH(u->fk, !t.kpath ? 0 : u->o->k ? u->o->k : auto_k(&f->g));
     VEC_PUSH(u->tab.funcs, t);
     VEC_PUSH(u->funcs, *f);
     return;
@@ -355,7 +368,8 @@ static uint64_t checksum(const Unit *u) {
   snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
            pp_mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
            u->o->system_headers, u->o->conditions, u->o->counter_bits);
-  if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
+  if (kpath_k(u->o) && !u->o->k) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=auto");
+  else if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
   uint64_t h = pp_prefix_map_hash(u->o->maps, PP_FNV_BASIS, u->src.text, u->src.len);
   h = pp_fnv1a(h, opts, strlen(opts));
   /* the placement too: edge mode's counters sit where it put them */
@@ -454,7 +468,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
     bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
     uint64_t *expect = t->ppp_array ? pp_ppp_expect(&t->num, t->ppp_bits) : NULL;
     PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->mode == PP_MODE_OSP, ext, how,
-                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, kpath_k(u->o), t->ppp_array,
+                     u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, u->fk.v[i], t->ppp_array,
                      t->num.slots, t->ppp_bits, pp_ppp_table_size(&t->num), expect, &used[i],
                      /* promoted loops settle into 64-bit array counters (path mode's, ppp's slots
                         or kept arrays), and not under continuous mode, which promises that even
@@ -495,6 +509,7 @@ static void unit_free(Unit *u) {
   VEC_FREE(u->funcs);
   for (size_t i = 0; i < u->changed.n; i++) free(u->changed.v[i]);
   VEC_FREE(u->changed);
+  VEC_FREE(u->fk);
   pp_edits_free(&u->edits);
   pp_profweights_free(u->weights);
   free(u->weights_err);
@@ -527,7 +542,9 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   u.tab.mode = pp_xstrdup(pp_mode_name(o->mode));
   char cwd[4096];
   u.tab.cwd = getcwd(cwd, sizeof cwd) ? pp_xstrdup(cwd) : NULL;
-  u.tab.k = kpath_k(o);
+  u.tab.k = o->k || !kpath_k(o) ? kpath_k(o) : 0;
+  for (size_t i = 0; i < u.fk.n; i++)  /* --k=auto: the largest any function picked */
+    if (u.fk.v[i] > u.tab.k) u.tab.k = u.fk.v[i];
   u.tab.conditions = o->conditions;
   u.tab.continuous = o->continuous;
   u.tab.update = o->update == PP_UPDATE_ATOMIC ? "atomic" : o->update == PP_UPDATE_PREFER_ATOMIC ? "prefer-atomic"

@@ -44,12 +44,15 @@ typedef struct {
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
-  unsigned k;               /* kpath: BL paths per k-iteration path (2..64) */
+  unsigned k;               /* kpath: BL paths per k-iteration path (2..PP_K_MAX); 0: --k=auto, each
+                               function the k its prime paths need */
   const PPInteresting *interesting;   /* --mode=ppp: the paths to number compactly (else NULL) */
   uint64_t ppp_keep_array;  /* ppp: functions with at most this many paths keep path mode's array */
   char **fn_include, **fn_exclude;    /* function-name globs: instrument these / not these */
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;
+
+#define PP_K_MAX 64       /* the most BL paths per k-iteration path */
 
 typedef struct {
   char *out;        /* instrumented text (NULL if nothing was instrumented) */

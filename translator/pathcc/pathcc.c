@@ -780,9 +780,10 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--estimate=loop")) d->opt.estimator = PP_EST_LOOP;
   else if (!strncmp(a, "--estimate=", 11)) die("unknown estimate in %s (wu-larus or loop)", a);
   else if (!strncmp(a, "--placement-profile=", 20) && a[20]) d->opt.placement_profile = pp_xstrdup(a + 20);
+  else if (!strcmp(a, "--k=auto")) d->opt.k = 0;  /* each function the k its prime paths need */
   else if (!strncmp(a, "--k=", 4)) {
     d->opt.k = (unsigned)number(a, a + 4);
-    if (d->opt.k > 64) die("invalid value in %s (k is 1 to 64; 1 is path mode)", a);
+    if (d->opt.k < 1 || d->opt.k > PP_K_MAX) die("invalid value in %s (k is 1 to 64 or auto; 1 is path mode)", a);
   }
   else if (!strcmp(a, "--counter-bits=32")) d->opt.counter_bits = 32;
   else if (!strcmp(a, "--counter-bits=64")) d->opt.counter_bits = 64;

@@ -4,6 +4,7 @@
 #include "diffcov.h"
 #include "formats/formats.h"
 #include "formats/mcdcfmt.h"
+#include "formats/primefmt.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 
 static int run_coverage(int argc, char **argv);
 
-enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_NOCODE, O_DIFF, O_TEST, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
+enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_PRIME, O_NOCODE, O_DIFF, O_TEST, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
 
 static const PPOpt coverage_opts[] = {
   [O_FORMAT] = { "format", 0, "FORMAT", "text (default), json, lcov, cobertura, gcov, html, sonarqube, coveralls or "
@@ -23,7 +24,16 @@ static const PPOpt coverage_opts[] = {
                                  "coveralls and markdown name files relative to it, as CI services want" },
   [O_MCDC] = { "mcdc", 0, "[=masking|unique-cause]", "MC/DC per decision instead (builds with "
                                                   "--decisions=conditions): masking (the default, GCC's and DO-178C "
-                                                  "practice) or unique-cause (clang's); formats text, json, lcov and gcov" },
+                                                  "practice) or unique-cause (clang's); formats text, json, lcov and gcov. "
+                                                  "Without it every format of such a build carries masking MC/DC where it "
+                                                  "has a place for it; with cobertura, sonarqube, markdown or html it "
+                                                  "names the definition they carry" },
+  [O_PRIME] = { "prime-paths", 0, "[=LIMIT]", "prime-path coverage instead: per function its prime paths (maximal "
+                                              "simple paths of the CFG, as GCC 15 defines them), which ran and how "
+                                              "often; those taking back edges need a kpath build with a large enough "
+                                              "k, and are reported undecided otherwise; a function with more than "
+                                              "LIMIT simple paths (default 100000) is named, not enumerated. Formats "
+                                              "text, json and html" },
   [O_NOCODE] = { "no-code", 0, "gcov|count", "lines GCC emits no code for: count them as they ran (count, the "
                                              "default, as clang does) or leave them out (gcov, as gcov does)" },
   [O_DIFF] = { "diff", 0, "BASE", "differential coverage: only the lines a change added or modified, their branches and "
@@ -41,7 +51,7 @@ static const PPOpt coverage_opts[] = {
 };
 
 const PPCommand pp_command_coverage = {
-  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--diff BASE] [--diff BASE] [--mcdc[=masking|unique-cause]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
+  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--diff BASE] [--diff BASE] [--mcdc[=masking|unique-cause]] [--prime-paths[=LIMIT]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
   "line, branch, block, edge and path coverage in nine formats",
   "Coverage derived exactly from the path counts, with no extra instrumentation: per function calls, block, "
   "edge and branch coverage, line counts by gcov's rules and path coverage (executed of static paths).\n\n"
@@ -73,6 +83,7 @@ static const DiffWriter diff_writers[] = { pp_diff_text, pp_diff_json, diff_lcov
 typedef struct {
   int format;                /* index in formats[] */
   int mcdc;                  /* --mcdc: a PPMcdcDef, or -1 */
+  size_t prime;              /* --prime-paths: the enumeration limit, or 0 */
   const char *out, *file, *diff, *test;
   double fail[3];            /* line, branch, path thresholds in percent; < 0 when not given */
   bool gcov_nocode;          /* --no-code=gcov: lines without code have no count */
@@ -104,6 +115,11 @@ static int parse(int argc, char **argv, CovOpts *o) {
       if (!arg || !strcmp(arg, "masking")) o->mcdc = PP_MCDC_MASKING;
       else if (!strcmp(arg, "unique-cause")) o->mcdc = PP_MCDC_UNIQUE;
       else { fprintf(stderr, "pathprof coverage: --mcdc is unique-cause or masking, not '%s'\n", arg); return pp_cli_status(&cli, PP_CLI_BAD); }
+    }
+    else if (r == O_PRIME) {
+      unsigned long long n = 100000;
+      if (arg && pp_cli_count(&pp_command_coverage, "--prime-paths", arg, 1ULL << 30, &n)) return pp_cli_status(&cli, PP_CLI_BAD);
+      o->prime = (size_t)n;
     }
     else if (r == O_NOCODE) {
       if (strcmp(arg, "gcov") && strcmp(arg, "count")) {
@@ -139,8 +155,14 @@ static int parse(int argc, char **argv, CovOpts *o) {
     fprintf(stderr, "pathprof coverage: --mcdc and --diff go one at a time\n");
     return 2;
   }
-  if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov")) {
-    fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov\n");
+  if (o->mcdc >= 0 && strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lcov") && strcmp(format, "gcov") &&
+      strcmp(format, "cobertura") && strcmp(format, "sonarqube") && strcmp(format, "html") && strcmp(format, "markdown")) {
+    fprintf(stderr, "pathprof coverage: --mcdc writes text, json, lcov or gcov, or names the definition cobertura, "
+                    "sonarqube, markdown and html carry\n");
+    return 2;
+  }
+  if (o->prime && (o->mcdc >= 0 || o->diff || (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html")))) {
+    fprintf(stderr, "pathprof coverage: --prime-paths writes text, json or html, without --mcdc or --diff\n");
     return 2;
   }
   if (o->diff && !diff_writers[o->format] && formats[o->format].write) {
@@ -160,12 +182,21 @@ typedef struct {
   const PPCoverage *c;
   const PPMcdc *m;
   const PPDiff *d;
+  const PPPrimes *p;
 } Report;
+
+/* Whether --mcdc replaces the report by the MC/DC document (else the report carries MC/DC). */
+static bool mcdc_document(const CovOpts *o) {
+  const char *fmt = formats[o->format].name;
+  return o->mcdc >= 0 && (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "lcov") || !strcmp(fmt, "gcov"));
+}
 
 static void emit(FILE *f, const Report *r) {
   const char *fmt = formats[r->o->format].name;
   if (r->d) diff_writers[r->o->format](f, r->c, r->d, r->o->file);
-  else if (!r->m) formats[r->o->format].write(f, r->c, r->o->file);
+  else if (r->p && !strcmp(fmt, "json")) pp_prime_json(f, r->c, r->p, r->o->file);
+  else if (r->p) pp_prime_text(f, r->c, r->p, r->o->file);
+  else if (!mcdc_document(r->o)) formats[r->o->format].write(f, r->c, r->o->file);
   else if (!strcmp(fmt, "text")) pp_mcdc_text(f, r->c, r->m, r->o->file);
   else if (!strcmp(fmt, "json")) pp_mcdc_json(f, r->c, r->m, r->o->file);
   else if (!strcmp(fmt, "lcov")) pp_mcdc_lcov(f, r->c, r->m);
@@ -229,22 +260,34 @@ static int run_coverage(int argc, char **argv) {
   pp_coverage_build_lines(&l, &c, o.gcov_nocode);
   PPMcdc m;
   PPDiff d;
-  Report rep = { &o, &c, NULL, NULL };
+  PPPrimes primes;
+  Report rep = { &o, &c, NULL, NULL, NULL };
   if (o.diff && pp_diff_build(o.diff, &c, &d)) {
     pp_coverage_free(&c);
     pp_loaded_free(&l);
     return 1;
   }
   if (o.diff) rep.d = &d;
-  if (o.mcdc >= 0) {
+  if (mcdc_document(&o)) {
     pp_mcdc_build(&c, (PPMcdcDef)o.mcdc, &m);
     pp_mcdc_explain(&c, &m);
     if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
     rep.m = &m;
+  } else if (!o.diff && (o.mcdc >= 0 || pp_mcdc_possible(&c))) {  /* the report carries MC/DC where its format has a place */
+    pp_mcdc_build(&c, o.mcdc >= 0 ? (PPMcdcDef)o.mcdc : PP_MCDC_MASKING, &m);
+    if (o.mcdc >= 0) pp_mcdc_explain(&c, &m);
+    c.mcdc = &m;
+    rep.m = &m;
+  }
+  if (o.prime) {
+    pp_primes_build(&c, o.prime, &primes);
+    c.primes = &primes;
+    rep.p = &primes;
   }
   if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
   else rc = write_report(&rep, l.missing);
-  if (o.mcdc >= 0) pp_mcdc_free(&m);
+  if (rep.m) pp_mcdc_free(&m);
+  if (rep.p) pp_primes_free(&primes);
   if (l.missing) rc = 1;
   for (size_t i = 0; i < c.funcs.n; i++)
     if (c.funcs.v[i].bad_ids)

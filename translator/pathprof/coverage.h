@@ -60,6 +60,9 @@ typedef struct {
   VEC(PPCovFile) files;     /* sorted by name */
   bool gcov_nocode;         /* lines whose statements all compile to nothing have no count (gcov's way) */
   struct cov_memo *memo;    /* files already found, by the tables' name for them (source.c) */
+  const struct PPMcdc *mcdc;/* MC/DC of the decisions (a --decisions=conditions build), set by the
+                               coverage command; the formats with a place for it write it; or NULL */
+  const struct PPPrimes *primes; /* --prime-paths: the HTML function pages show them; or NULL */
 } PPCoverage;
 
 /* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only). */

@@ -131,6 +131,67 @@ static void function_decisions(const PPCoverage *c, int fn, PPMcdc *m) {
   free(vals);
 }
 
+static const PPMcdc *sorting;  /* qsort's comparisons need the decisions */
+
+static int by_position(const void *a, const void *b) {
+  const PPMcdcDecision *x = &sorting->decs.v[*(const int *)a], *y = &sorting->decs.v[*(const int *)b];
+  if (x->file != y->file) return x->file < y->file ? -1 : 1;
+  if (x->d->line != y->d->line) return x->d->line < y->d->line ? -1 : 1;
+  if (x->d->col != y->d->col) return x->d->col < y->d->col ? -1 : 1;
+  return *(const int *)a - *(const int *)b;
+}
+
+static int by_block(const void *a, const void *b) {
+  const PPMcdcWhere *x = a, *y = b;
+  if (x->func != y->func) return x->func < y->func ? -1 : 1;
+  return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* The decisions by file and position, and the conditions by block. */
+static void index_decisions(const PPCoverage *c, PPMcdc *m) {
+  size_t nd = 0, nc = 0;
+  m->by_file = pp_xmalloc(sizeof(int) * (m->decs.n + 1));
+  m->file_start = pp_xcalloc(c->files.n + 2, sizeof(size_t));
+  for (size_t i = 0; i < m->decs.n; i++) {
+    PPMcdcDecision *d = &m->decs.v[i];
+    const PPCovFunc *f = &c->funcs.v[d->func];
+    d->file = pp_coverage_file_of(c, f->t->files.v[d->d->file]);
+    if (d->file >= 0) { m->by_file[nd++] = (int)i; m->file_start[d->file + 1]++; }
+    nc += (size_t)d->d->n;
+  }
+  for (size_t f = 0; f < c->files.n; f++) m->file_start[f + 1] += m->file_start[f];
+  sorting = m;
+  qsort(m->by_file, nd, sizeof(int), by_position);
+  sorting = NULL;
+  m->where = pp_xmalloc(sizeof *m->where * (nc + 1));
+  m->nwhere = 0;
+  for (size_t i = 0; i < m->decs.n; i++)
+    for (int k = 0; k < m->decs.v[i].d->n; k++)
+      m->where[m->nwhere++] = (PPMcdcWhere){ m->decs.v[i].func, m->decs.v[i].conds[k].block, (int)i, k };
+  qsort(m->where, m->nwhere, sizeof *m->where, by_block);
+}
+
+const PPMcdcWhere *pp_mcdc_where(const PPMcdc *m, int func, int block) {
+  PPMcdcWhere key = { func, block, 0, 0 };
+  return m->nwhere ? bsearch(&key, m->where, m->nwhere, sizeof key, by_block) : NULL;
+}
+
+int pp_mcdc_edge_shown(const PPMcdc *m, const PPCoverage *c, int func, int edge) {
+  const PPEdge *e = &c->funcs.v[func].f->g.edges.v[edge];
+  const PPMcdcWhere *w = pp_mcdc_where(m, func, e->src);
+  if (!w) return -1;
+  const PPMcdcDecision *d = &m->decs.v[w->dec];
+  const PPCond *k = &d->conds[w->k];
+  if (e->dst != k->t && e->dst != k->f) return -1;
+  return d->res[w->k].shown[e->dst == k->t];
+}
+
+bool pp_mcdc_possible(const PPCoverage *c) {
+  for (size_t fn = 0; fn < c->funcs.n; fn++)
+    if (c->funcs.v[fn].t->conditions && !c->funcs.v[fn].view->edges) return true;
+  return false;
+}
+
 void pp_mcdc_build(const PPCoverage *c, PPMcdcDef def, PPMcdc *m) {
   memset(m, 0, sizeof *m);
   m->def = def;
@@ -145,6 +206,7 @@ void pp_mcdc_build(const PPCoverage *c, PPMcdcDef def, PPMcdc *m) {
     d->res = pp_xcalloc((size_t)d->d->n, sizeof *d->res);
     d->covered = pp_mcdc_analyse(d->conds, d->d->n, d->vecs.v, (int)d->vecs.n, def, d->res);
   }
+  index_decisions(c, m);
 }
 
 void pp_mcdc_free(PPMcdc *m) {
@@ -156,4 +218,7 @@ void pp_mcdc_free(PPMcdc *m) {
   VEC_FREE(m->decs);
   VEC_FREE(m->no_decisions);
   VEC_FREE(m->edge_mode);
+  free(m->by_file);
+  free(m->file_start);
+  free(m->where);
 }

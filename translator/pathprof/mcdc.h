@@ -17,6 +17,7 @@ typedef struct { bool seen[2], shown[2]; int pair[2]; } PPMcdcCond;
 
 typedef struct {
   int func;                 /* index into PPCoverage.funcs */
+  int file;                 /* index into PPCoverage.files of the file it is in, or -1 */
   const PPDecision *d;
   const PPCond *conds;      /* d->n conditions */
   VEC(PPMcdcVec) vecs;      /* distinct executed vectors, in first-seen order */
@@ -26,11 +27,18 @@ typedef struct {
   uint64_t partial;         /* evaluations a path cut in two (a cut edge): left out */
 } PPMcdcDecision;
 
-typedef struct {
+/* Where a condition's block is: decision dec (index into decs), condition k. */
+typedef struct { int func, block, dec, k; } PPMcdcWhere;
+
+typedef struct PPMcdc {
   PPMcdcDef def;
   VEC(PPMcdcDecision) decs; /* by function (PPCoverage order), then decision */
   VEC(int) no_decisions;    /* functions whose tables have no decision structure (statements mode) */
   VEC(int) edge_mode;       /* functions profiled in edge mode: no paths to derive vectors from */
+  int *by_file;             /* decisions with a file, by file, line and column (indices into decs) */
+  size_t *file_start;       /* by_file[file_start[f] .. file_start[f+1]): file f's decisions */
+  PPMcdcWhere *where;       /* every condition, by function and block */
+  size_t nwhere;
 } PPMcdc;
 
 /* The outcome of decision conds[0..n) on a path of blocks[0..nb), with the values it evaluated
@@ -42,5 +50,12 @@ int pp_mcdc_analyse(const PPCond *conds, int n, const PPMcdcVec *vecs, int nvec,
 void pp_mcdc_add_vec(PPMcdcDecision *d, const signed char *vals, int outcome, uint64_t count);
 
 void pp_mcdc_build(const PPCoverage *c, PPMcdcDef def, PPMcdc *m);
+/* Whether some function of c has decision tables and path counts to derive MC/DC from. */
+bool pp_mcdc_possible(const PPCoverage *c);
+/* The decision and condition whose block is block of function func, or NULL. */
+const PPMcdcWhere *pp_mcdc_where(const PPMcdc *m, int func, int block);
+/* Whether outcome edge (an edge index of func's graph) of a condition block is shown by MC/DC:
+   1 shown, 0 not, -1 the edge is no condition's outcome. */
+int pp_mcdc_edge_shown(const PPMcdc *m, const PPCoverage *c, int func, int edge);
 void pp_mcdc_free(PPMcdc *m);
 #endif

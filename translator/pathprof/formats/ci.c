@@ -1,7 +1,9 @@
 /* ci.c: what the formats for CI services share: file names relative to the project root (--root,
    else the current directory), since GitLab, Coveralls and SonarQube match reports to the files
-   of the repository, not to where a CI runner checked it out; and branch totals line by line. */
+   of the repository, not to where a CI runner checked it out; and branch totals line by line
+   (with MC/DC, a condition's outcome counts when MC/DC shows it). */
 #include "formats.h"
+#include "pathprof/mcdc.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +34,14 @@ const char *pp_report_path(const PPCovFile *f) {
   return p;
 }
 
-PPLineBranches *pp_line_branches(const PPCovFile *f) {
+PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f) {
   PPLineBranches *lb = pp_xcalloc(f->nlines + 1, sizeof *lb);
   for (size_t k = 0; k < f->branches.n; k++) {
     const PPCovBranch *b = &f->branches.v[k];
     if (b->line < 1 || b->line > f->nlines) continue;
+    int shown = c->mcdc ? pp_mcdc_edge_shown(c->mcdc, c, b->func, b->edge) : -1;
     lb[b->line].total++;
-    lb[b->line].taken += b->count > 0;
+    lb[b->line].taken += shown >= 0 ? shown : b->count > 0;
     lb[b->line].reached |= b->reached;
   }
   return lb;

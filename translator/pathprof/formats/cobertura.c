@@ -53,7 +53,7 @@ void pp_format_cobertura(FILE *o, const PPCoverage *c) {
       PPCovSum s = {0};
       pp_coverage_sum_file(c, f, &s);
       const char *path = pp_report_path(f);
-      PPLineBranches *lb = pp_line_branches(f);
+      PPLineBranches *lb = pp_line_branches(c, f);
       fputs("    <class name=\"", o);
       pp_fputs_xml(o, slash ? strrchr(path, '/') + 1 : path);
       fputs("\" filename=\"", o);

@@ -1,5 +1,7 @@
-/* pathprof coverage --format gcov: the sources annotated with line counts, as gcov writes them. */
+/* pathprof coverage --format gcov: the sources annotated with line counts, as gcov writes them;
+   in a build with decision tables each decision's MC/DC under its line, as gcov -g writes it. */
 #include "formats.h"
+#include "mcdcfmt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
@@ -10,6 +12,8 @@ void pp_format_gcov(FILE *o, const PPCoverage *c, const char *profile) {
     fprintf(o, "%9s:%5u:Source:%s\n", "-", 0u, f->name);
     fprintf(o, "%9s:%5u:Data:%s\n", "-", 0u, profile);
     unsigned n = f->src ? f->nsrc : f->nlines;
+    const PPMcdc *m = c->mcdc;
+    size_t d = m ? m->file_start[i] : 0;  /* the file's next decision */
     for (unsigned ln = 1; ln <= n; ln++) {
       const PPCovLine *l = ln <= f->nlines ? &f->lines[ln] : NULL;
       char cnt[32];
@@ -19,6 +23,8 @@ void pp_format_gcov(FILE *o, const PPCoverage *c, const char *profile) {
       const char *text = f->src && ln <= f->nsrc ? f->src[ln] : "";
       if (!f->src && (!l || !l->exists)) continue;
       fprintf(o, "%9s:%5u:%s\n", cnt, ln, text);
+      for (; m && d < m->file_start[i + 1] && m->decs.v[m->by_file[d]].d->line <= ln; d++)
+        pp_mcdc_gcov_decision(o, &m->decs.v[m->by_file[d]]);  /* gcov -g: under the decision's line */
     }
   }
 }

@@ -2,6 +2,9 @@
    network): an index of files and functions, annotated source per file, and per function its
    hot paths (choosing one highlights its lines and CFG edges) and a CFG picture. */
 #include "formats.h"
+#include "htmlmcdc.h"
+#include "mcdcfmt.h"
+#include "primefmt.h"
 #include "pathprof/diffcov.h"
 #include "model/kipf.h"
 #include "model/number.h"
@@ -33,7 +36,12 @@ static const char css[] =
   "g.edge.sel path{stroke:#06c!important;stroke-width:5px!important}g.edge.sel polygon{stroke:#06c;fill:#06c}"
   "li.edge.sel{background:#bdf}.cfg{overflow:auto;max-height:80vh;border:1px solid #ddd}"
   "section{margin-bottom:1.5em}h2{font-size:1.1em;border-bottom:1px solid #ccc}"
-  "#cfg,#source{display:inline-block;vertical-align:top;max-width:49%;margin-right:1%}";
+  "#cfg,#source{display:inline-block;vertical-align:top;max-width:49%;margin-right:1%}"
+  "a.mcdc{font:11px system-ui,sans-serif;padding:0 4px;border-radius:3px;background:#dfd;color:#262;text-decoration:none}"
+  "a.mcdc.part{background:#fdb;color:#830}a.cmiss{background:#fc9;color:inherit;text-decoration:underline wavy #c60}"
+  ".src tr.mc td.n{box-shadow:inset -4px 0 #f90}.dec{margin:1em 0}.dec h3{font-size:1em;margin:.3em 0}"
+  "table.tt td.t{color:#262}table.tt td.f{color:#a22}table.tt td.x{color:#aaa}tr.cond.missing td{background:#fed}"
+  ".dec:target{outline:2px solid #06c}";
 
 /* Selecting a path: #path=ID in the URL (so a headless browser's --dump-dom shows the choice) or a click. */
 static const char script[] =
@@ -93,12 +101,14 @@ static const PPDiff *marks;
 
 /* Rows first..last of file f: line number, count (gcov's marks), source. */
 static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsigned first, unsigned last) {
+  PPHtmlMcdc *mc = pp_html_mcdc_open(c, (int)(f - c->files.v));  /* MC/DC marks, with decision tables */
   fputs("<table class=\"src\">\n", o);
   for (unsigned ln = first; ln <= last; ln++) {
     const PPCovLine *l = ln <= f->nlines ? &f->lines[ln] : NULL;
     const char *cls = !l || !l->exists ? "none" : !l->count ? "miss" : l->unexecuted_block ? "part" : "hit";
     bool chg = marks && pp_diff_changed(marks, (int)(f - c->files.v), ln);
-    fprintf(o, "<tr id=\"L%u\" class=\"%s%s\"><td class=\"n\">%u</td><td class=\"c\">", ln, cls, chg ? " chg" : "", ln);
+    fprintf(o, "<tr id=\"L%u\" class=\"%s%s%s\"><td class=\"n\">%u</td><td class=\"c\">", ln, cls, chg ? " chg" : "",
+            pp_html_mcdc_row_missing(mc, ln) ? " mc" : "", ln);
     if (l && l->exists) {
       if (l->count) fprintf(o, "%" PRIu64 "%s", l->count, l->unexecuted_block ? "*" : "");
       else fputs("#####", o);
@@ -108,10 +118,12 @@ static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsign
       const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
       if (fn->f->line == ln) fprintf(o, "<a name=\"fn%d\" href=\"f%d.html\">&#9654;</a> ", f->funcs.v[k], f->funcs.v[k]);
     }
-    if (f->src && ln <= f->nsrc) pp_fputs_xml(o, f->src[ln]);
+    if (mc) pp_html_mcdc_source(o, mc, f, ln);
+    else if (f->src && ln <= f->nsrc) pp_fputs_xml(o, f->src[ln]);
     fputs("</td></tr>\n", o);
   }
   fputs("</table>\n", o);
+  pp_html_mcdc_close(mc);
 }
 
 static void file_page(FILE *o, const PPCoverage *c, size_t i) {
@@ -121,11 +133,18 @@ static void file_page(FILE *o, const PPCoverage *c, size_t i) {
   head(o, base(pp_coverage_file_name(f)), false);
   fputs("<p><a href=\"index.html\">index</a></p>\n<h1>", o);
   pp_fputs_xml(o, pp_coverage_file_name(f));
-  fputs("</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th></tr><tr>", o);
+  fprintf(o, "</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th>%s"
+          "</tr><tr>", c->mcdc ? "<th>MC/DC conditions</th>" : "");
   sum_cells(o, &s);
+  if (c->mcdc) {
+    PPMcdcSum ms = {0};
+    pp_mcdc_sum_file(c->mcdc, (int)i, &ms);
+    cell(o, ms.cond_hit, ms.cond);
+  }
   fputs("</tr></table>\n", o);
   if (!f->src) fputs("<p>The source file was not found; lines with code are listed without their text.</p>\n", o);
   source_rows(o, c, f, 1, f->src ? f->nsrc : f->nlines);
+  pp_html_mcdc_section(o, c, (int)i);
   fputs("</body></html>\n", o);
 }
 
@@ -372,8 +391,13 @@ static void sec_source(FILE *o, const FnPage *p) {
   fputs("</section>\n", o);
 }
 
+/* With --prime-paths: the function's prime paths and their counts. */
+static void sec_prime(FILE *o, const FnPage *p) {
+  if (p->c->primes) pp_prime_html(o, p->c, p->c->primes, p->index);
+}
+
 /* The sections of a function's page, top to bottom. */
-static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_kpaths, sec_cfg, sec_source };
+static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_kpaths, sec_prime, sec_cfg, sec_source };
 
 static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) {
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };

@@ -1,5 +1,6 @@
 /* pathprof coverage --format json: the whole coverage model as JSON (doc/coverage-json.md). */
 #include "formats.h"
+#include "mcdcfmt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
@@ -71,6 +72,15 @@ static int out_add(const char *p, size_t n, void *data) {
   return 0;
 }
 
+/* A summary's "mcdc" member (a build with decision tables): decisions with every condition shown
+   and conditions with both values shown, under the definition named. */
+static void set_mcdc_sum(json_t *sum, const PPMcdc *m, int file) {
+  PPMcdcSum ms = {0};
+  pp_mcdc_sum_file(m, file, &ms);
+  json_object_set_new(sum, "mcdc", json_pack("{s:s, s:o, s:o}", "definition", pp_mcdc_def_name(m->def), "decisions",
+                                             jratio(ms.dec_hit, ms.dec), "conditions", jratio(ms.cond_hit, ms.cond)));
+}
+
 static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s) {
   json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
   for (unsigned ln = 1; ln <= f->nlines; ln++)
@@ -91,8 +101,18 @@ static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s)
   }
   json_t *sum = jsum(s);
   set_paths_total(sum, s->paths);
-  return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path", f->path ? json_string(f->path) : json_null(),
-                   "summary", sum, "lines", lines, "functions", funcs, "branches", brs);
+  json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path", f->path ? json_string(f->path) : json_null(),
+                        "summary", sum, "lines", lines, "functions", funcs, "branches", brs);
+  if (c->mcdc) {  /* the file's decisions, by position */
+    const PPMcdc *m = c->mcdc;
+    int fi = (int)(f - c->files.v);
+    json_t *decs = json_array();
+    set_mcdc_sum(sum, m, fi);
+    for (size_t i = m->file_start[fi]; i < m->file_start[fi + 1]; i++)
+      json_array_append_new(decs, pp_mcdc_jdecision(c, &m->decs.v[m->by_file[i]]));
+    json_object_set_new(o, "mcdc", decs);
+  }
+  return o;
 }
 
 /* Written as it is made, one file at a time (a big program's whole document would take
@@ -105,6 +125,7 @@ void pp_format_json(FILE *o, const PPCoverage *c, const char *profile) {
   }
   json_t *sum = jsum(&all);
   set_paths_total(sum, all.paths);
+  if (c->mcdc) set_mcdc_sum(sum, c->mcdc, -1);
   json_t *head = json_pack("{s:s, s:i, s:s, s:s, s:o}", "format", "pathprof-coverage", "version", 1, "profile",
                            profile, "line_model", "source-1", "summary", sum);
   Out *w = pp_xmalloc(sizeof *w);

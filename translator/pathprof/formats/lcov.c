@@ -1,5 +1,7 @@
-/* pathprof coverage --format lcov: an lcov tracefile (geninfo(1)): functions, branches, lines. */
+/* pathprof coverage --format lcov: an lcov tracefile (geninfo(1)): functions, branches, lines, and
+   in a build with decision tables lcov 2.x's MC/DC records. */
 #include "formats.h"
+#include "mcdcfmt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
@@ -30,6 +32,7 @@ void pp_format_lcov(FILE *o, const PPCoverage *c) {
       brh += b->count > 0;
     }
     fprintf(o, "BRF:%u\nBRH:%u\n", brf, brh);
+    if (c->mcdc) pp_mcdc_lcov_file(o, c->mcdc, (int)i);  /* lcov 2.x MC/DC records */
     unsigned lf = 0, lh = 0;
     for (unsigned ln = 1; ln <= f->nlines; ln++)
       if (f->lines[ln].exists) {

@@ -1,6 +1,7 @@
 /* pathprof coverage --format markdown: a summary table for a pull-request comment: the totals,
    then the files, least covered first. */
 #include "formats.h"
+#include "mcdcfmt.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,9 @@ static int least_covered(const void *a, const void *b) {
   return x->file < y->file ? -1 : x->file > y->file;
 }
 
-/* A table row; name is a file's (escaped) or NULL for the total. */
-static void row(FILE *o, const char *name, const PPCovSum *s) {
+/* A table row; name is a file's (escaped) or NULL for the total (file -1). With MC/DC, a last
+   column: the conditions it shows. */
+static void row(FILE *o, const PPCoverage *c, const char *name, const PPCovSum *s, int file) {
   fputs("| ", o);
   if (name) pp_md_text(o, name);
   else fputs("**total**", o);
@@ -42,6 +44,11 @@ static void row(FILE *o, const char *name, const PPCovSum *s) {
   pp_md_cell(o, s->br_hit, s->br);
   pp_md_cell(o, s->funcs_hit, s->funcs);
   pp_md_cell(o, s->paths_hit, s->paths);
+  if (c->mcdc) {
+    PPMcdcSum m = {0};
+    pp_mcdc_sum_file(c->mcdc, file, &m);
+    pp_md_cell(o, m.cond_hit, m.cond);
+  }
   fputc('\n', o);
 }
 
@@ -55,13 +62,16 @@ void pp_format_markdown(FILE *o, const PPCoverage *c, const char *profile) {
   }
   fputs("### Coverage\n\n", o);
   fprintf(o, "%zu files, %zu functions (pathprof, profile `%s`).\n\n", c->files.n, c->funcs.n, profile);
-  fputs("| | lines | branches | functions | paths |\n|---|---:|---:|---:|---:|\n", o);
-  row(o, NULL, &all);
+  const char *mc = c->mcdc ? (c->mcdc->def == PP_MCDC_UNIQUE ? " MC/DC (unique-cause) |" : " MC/DC |") : "";
+  const char *mcr = c->mcdc ? "---:|" : "";
+  fprintf(o, "| | lines | branches | functions | paths |%s\n|---|---:|---:|---:|---:|%s\n", mc, mcr);
+  row(o, c, NULL, &all, -1);
   pp_sort(rows, c->files.n, sizeof *rows, least_covered);
   if (c->files.n) {
     fprintf(o, "\n<details><summary>Files, least covered first</summary>\n\n"
-               "| file | lines | branches | functions | paths |\n|---|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < c->files.n && i < MAX_FILES; i++) row(o, pp_report_path(&c->files.v[rows[i].file]), &rows[i].s);
+               "| file | lines | branches | functions | paths |%s\n|---|---:|---:|---:|---:|%s\n", mc, mcr);
+    for (size_t i = 0; i < c->files.n && i < MAX_FILES; i++)
+      row(o, c, pp_report_path(&c->files.v[rows[i].file]), &rows[i].s, (int)rows[i].file);
     if (c->files.n > MAX_FILES) fprintf(o, "\n%zu more files.\n", c->files.n - MAX_FILES);
     fputs("\n</details>\n", o);
   }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *def_name(PPMcdcDef d) { return d == PP_MCDC_UNIQUE ? "unique-cause" : "masking"; }
+const char *pp_mcdc_def_name(PPMcdcDef d) { return d == PP_MCDC_UNIQUE ? "unique-cause" : "masking"; }
 static char tf(int v) { return v < 0 ? '-' : v ? 'T' : 'F'; }
 
 /* Statements-mode or edge-mode functions have no vectors: one line each says how to get them. */
@@ -28,13 +28,18 @@ static void explain_missing(FILE *o, const PPCoverage *c, const PPMcdc *m) {
 
 void pp_mcdc_explain(const PPCoverage *c, const PPMcdc *m) { explain_missing(stderr, c, m); }
 
-typedef struct { uint64_t dec, dec_hit, cond, cond_hit; } Sum;
-
-static void add_dec(Sum *s, const PPMcdcDecision *d) {
+void pp_mcdc_sum_add(PPMcdcSum *s, const PPMcdcDecision *d) {
   s->dec++;
   s->dec_hit += d->covered == d->d->n;
   s->cond += (uint64_t)d->d->n;
   s->cond_hit += (uint64_t)d->covered;
+}
+
+void pp_mcdc_sum_file(const PPMcdc *m, int file, PPMcdcSum *s) {
+  if (file < 0)
+    for (size_t i = 0; i < m->decs.n; i++) pp_mcdc_sum_add(s, &m->decs.v[i]);
+  else
+    for (size_t i = m->file_start[file]; i < m->file_start[file + 1]; i++) pp_mcdc_sum_add(s, &m->decs.v[m->by_file[i]]);
 }
 
 static void pct(FILE *o, uint64_t hit, uint64_t total) {
@@ -71,14 +76,14 @@ static void text_decision(FILE *o, const PPCoverage *c, const PPMcdcDecision *d)
 }
 
 void pp_mcdc_text(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *profile) {
-  Sum all = {0};
-  fprintf(o, "pathprof coverage --mcdc=%s: %s: %zu decisions\n", def_name(m->def), profile, m->decs.n);
+  PPMcdcSum all = {0};
+  fprintf(o, "pathprof coverage --mcdc=%s: %s: %zu decisions\n", pp_mcdc_def_name(m->def), profile, m->decs.n);
   fprintf(o, "%-40s %-22s %s\n", "", "decisions", "conditions");
   for (size_t i = 0; i < m->decs.n;) {  /* decisions come grouped by function */
     const PPCovFunc *f = &c->funcs.v[m->decs.v[i].func];
-    Sum s = {0};
+    PPMcdcSum s = {0};
     size_t k = i;
-    for (; k < m->decs.n && m->decs.v[k].func == m->decs.v[i].func; k++) add_dec(&s, &m->decs.v[k]);
+    for (; k < m->decs.n && m->decs.v[k].func == m->decs.v[i].func; k++) pp_mcdc_sum_add(&s, &m->decs.v[k]);
     char *name = pp_xasprintf("%s:%u %s", f->t->files.v[f->f->file], f->name_line, f->f->name);
     fprintf(o, "%-40s ", name);
     free(name);
@@ -101,6 +106,18 @@ static const char *src_line(const PPCoverage *c, const PPMcdcDecision *d) {
   return cf && cf->src && d->d->line >= 1 && d->d->line <= cf->nsrc ? cf->src[d->d->line] : "";
 }
 
+void pp_mcdc_gcov_decision(FILE *o, const PPMcdcDecision *d) {
+  int shown = 0;
+  for (int k = 0; k < d->d->n; k++) shown += d->res[k].shown[0] + d->res[k].shown[1];
+  fprintf(o, "condition outcomes covered %d/%d\n", shown, 2 * d->d->n);
+  for (int k = 0; k < d->d->n; k++) {
+    const PPMcdcCond *r = &d->res[k];
+    if (r->shown[0] && r->shown[1]) continue;
+    fprintf(o, "condition %2d not covered (%s%s%s)\n", k, r->shown[1] ? "" : "true",
+            !r->shown[0] && !r->shown[1] ? " " : "", r->shown[0] ? "" : "false");
+  }
+}
+
 /* gcov -g (GCC 14) wording: "condition outcomes covered N/M" and the missing outcomes. */
 void pp_mcdc_gcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
   const char *last = NULL;
@@ -110,60 +127,64 @@ void pp_mcdc_gcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
     const char *file = f->t->files.v[d->d->file];
     if (!last || strcmp(last, file)) fprintf(o, "        -:    0:Source:%s\n", file);
     last = file;
-    int shown = 0;
-    for (int k = 0; k < d->d->n; k++) shown += d->res[k].shown[0] + d->res[k].shown[1];
     fprintf(o, "%9" PRIu64 ":%5u:%s\n", d->evaluations, d->d->line, src_line(c, d));
-    fprintf(o, "condition outcomes covered %d/%d\n", shown, 2 * d->d->n);
-    for (int k = 0; k < d->d->n; k++) {
-      const PPMcdcCond *r = &d->res[k];
-      if (r->shown[0] && r->shown[1]) continue;
-      fprintf(o, "condition %2d not covered (%s%s%s)\n", k, r->shown[1] ? "" : "true",
-              !r->shown[0] && !r->shown[1] ? " " : "", r->shown[0] ? "" : "false");
-    }
+    pp_mcdc_gcov_decision(o, d);
   }
+}
+
+/* A JSON string of s; bytes that are not UTF-8 (a Latin-1 comment in a condition) become '?'. */
+static json_t *jstr(const char *s) {
+  json_t *j = json_string(s);
+  if (j) return j;
+  char *t = pp_xstrdup(s);
+  for (char *p = t; *p; p++)
+    if ((unsigned char)*p >= 0x80) *p = '?';
+  j = json_string(t);
+  free(t);
+  return j ? j : json_string("");
+}
+
+static json_t *jint(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
+
+json_t *pp_mcdc_jdecision(const PPCoverage *c, const PPMcdcDecision *d) {
+  const PPCovFunc *f = &c->funcs.v[d->func];
+  json_t *conds = json_array(), *vecs = json_array();
+  for (int k = 0; k < d->d->n; k++) {
+    const PPMcdcCond *r = &d->res[k];
+    json_array_append_new(conds, json_pack("{s:o, s:i, s:i, s:b, s:b, s:b, s:[i, i], s:i}", "text", jstr(d->conds[k].text),
+                                           "line", (int)d->conds[k].line, "column", (int)d->conds[k].col, "covered",
+                                           r->shown[0] && r->shown[1], "true", r->shown[1], "false", r->shown[0], "pair",
+                                           r->pair[1], r->pair[0], "block", d->conds[k].block));
+  }
+  char *vals = pp_xmalloc((size_t)d->d->n + 1);
+  for (size_t v = 0; v < d->vecs.n; v++) {
+    for (int k = 0; k < d->d->n; k++) vals[k] = tf(d->vecs.v[v].vals[k]);
+    vals[d->d->n] = 0;
+    json_array_append_new(vecs, json_pack("{s:s, s:b, s:o}", "values", vals, "outcome", d->vecs.v[v].outcome, "count",
+                                          jint(d->vecs.v[v].count)));
+  }
+  free(vals);
+  return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:i, s:o, s:o}", "file", jstr(f->t->files.v[d->d->file]), "function",
+                   jstr(f->f->name), "line", (int)d->d->line, "column", (int)d->d->col, "evaluations", jint(d->evaluations),
+                   "partial", jint(d->partial), "covered", d->covered, "conditions", conds, "vectors", vecs);
 }
 
 static void json_str(FILE *o, const char *s) {
-  fputc('"', o);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(o, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(o, "\\u%04x", *s);
-    else fputc(*s, o);
-  }
-  fputc('"', o);
-}
-
-static void json_decision(FILE *o, const PPCoverage *c, const PPMcdcDecision *d) {
-  const PPCovFunc *f = &c->funcs.v[d->func];
-  fputs("{\"file\":", o); json_str(o, f->t->files.v[d->d->file]);
-  fputs(",\"function\":", o); json_str(o, f->f->name);
-  fprintf(o, ",\"line\":%u,\"column\":%u,\"evaluations\":%" PRIu64 ",\"partial\":%" PRIu64 ",\"covered\":%d,\"conditions\":[",
-          d->d->line, d->d->col, d->evaluations, d->partial, d->covered);
-  for (int k = 0; k < d->d->n; k++) {
-    const PPMcdcCond *r = &d->res[k];
-    fprintf(o, "%s{\"text\":", k ? "," : "");
-    json_str(o, d->conds[k].text);
-    fprintf(o, ",\"line\":%u,\"column\":%u,\"covered\":%s,\"true\":%s,\"false\":%s,\"pair\":[%d,%d]}", d->conds[k].line,
-            d->conds[k].col, r->shown[0] && r->shown[1] ? "true" : "false", r->shown[1] ? "true" : "false",
-            r->shown[0] ? "true" : "false", r->pair[1], r->pair[0]);
-  }
-  fputs("],\"vectors\":[", o);
-  for (size_t v = 0; v < d->vecs.n; v++) {
-    fprintf(o, "%s{\"values\":\"", v ? "," : "");
-    for (int k = 0; k < d->d->n; k++) fputc(tf(d->vecs.v[v].vals[k]), o);
-    fprintf(o, "\",\"outcome\":%s,\"count\":%" PRIu64 "}", d->vecs.v[v].outcome ? "true" : "false", d->vecs.v[v].count);
-  }
-  fputs("]}", o);
+  json_t *j = jstr(s);
+  json_dumpf(j, o, JSON_ENCODE_ANY);
+  json_decref(j);
 }
 
 void pp_mcdc_json(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *profile) {
   fputs("{\"format\":\"pathprof-mcdc\",\"version\":1,\"profile\":", o);
   json_str(o, profile);
-  fprintf(o, ",\"definition\":\"%s\",\"decisions\":[", def_name(m->def));
+  fprintf(o, ",\"definition\":\"%s\",\"decisions\":[", pp_mcdc_def_name(m->def));
   for (size_t i = 0; i < m->decs.n; i++) {
     if (i) fputc(',', o);
     fputs("\n", o);
-    json_decision(o, c, &m->decs.v[i]);
+    json_t *j = pp_mcdc_jdecision(c, &m->decs.v[i]);
+    json_dumpf(j, o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(j);
   }
   fputs("],\n\"without_decisions\":[", o);
   for (size_t i = 0; i < m->no_decisions.n + m->edge_mode.n; i++) {
@@ -177,26 +198,39 @@ void pp_mcdc_json(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *pro
 }
 
 /* lcov 2.x: MCDC:<line>,<group size>,<sense>,<taken>,<index>,<expression> per condition and
-   sense, then MCF/MCH (found, hit); taken counts the vectors that showed it (0: not shown). */
-void pp_mcdc_lcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
-  for (size_t i = 0; i < m->decs.n;) {
-    const PPCovFunc *f = &c->funcs.v[m->decs.v[i].func];
-    const char *file = f->t->files.v[m->decs.v[i].d->file];
-    int fi = pp_coverage_file_of(c, file);
-    fprintf(o, "SF:%s\n", fi >= 0 ? pp_coverage_file_name(&c->files.v[fi]) : file);
-    unsigned found = 0, hit = 0;
-    for (; i < m->decs.n && !strcmp(c->funcs.v[m->decs.v[i].func].t->files.v[m->decs.v[i].d->file], file); i++) {
-      const PPMcdcDecision *d = &m->decs.v[i];
-      for (int k = 0; k < d->d->n; k++)
-        for (int v = 1; v >= 0; v--) {
-          char expr[64];
-          snprintf(expr, sizeof expr, "%s", d->conds[k].text);
-          for (char *p = expr; *p; p++) if (*p == ',') *p = ';';  /* fields are comma separated */
-          fprintf(o, "MCDC:%u,%d,%c,%d,%d,%s\n", d->d->line, d->d->n, v ? 't' : 'f', d->res[k].shown[v] ? 1 : 0, k, expr);
-          found++;
-          hit += d->res[k].shown[v];
-        }
+   sense; taken counts the vectors that showed it (0: not shown). Adds to found and hit. */
+static void lcov_decision(FILE *o, const PPMcdcDecision *d, unsigned *found, unsigned *hit) {
+  for (int k = 0; k < d->d->n; k++)
+    for (int v = 1; v >= 0; v--) {
+      char expr[64];
+      snprintf(expr, sizeof expr, "%s", d->conds[k].text);
+      for (char *p = expr; *p; p++) if (*p == ',') *p = ';';  /* fields are comma separated */
+      fprintf(o, "MCDC:%u,%d,%c,%d,%d,%s\n", d->d->line, d->d->n, v ? 't' : 'f', d->res[k].shown[v] ? 1 : 0, k, expr);
+      ++*found;
+      *hit += d->res[k].shown[v];
     }
+}
+
+void pp_mcdc_lcov_file(FILE *o, const PPMcdc *m, int file) {
+  unsigned found = 0, hit = 0;
+  for (size_t i = m->file_start[file]; i < m->file_start[file + 1]; i++) lcov_decision(o, &m->decs.v[m->by_file[i]], &found, &hit);
+  if (found) fprintf(o, "MCF:%u\nMCH:%u\n", found, hit);
+}
+
+/* A record per source file with decisions, then one per decision whose file was not found. */
+void pp_mcdc_lcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
+  for (size_t f = 0; f < c->files.n; f++) {
+    if (m->file_start[f] == m->file_start[f + 1]) continue;
+    fprintf(o, "SF:%s\n", pp_coverage_file_name(&c->files.v[f]));
+    pp_mcdc_lcov_file(o, m, (int)f);
+    fputs("end_of_record\n", o);
+  }
+  for (size_t i = 0; i < m->decs.n; i++) {
+    const PPMcdcDecision *d = &m->decs.v[i];
+    if (d->file >= 0) continue;
+    unsigned found = 0, hit = 0;
+    fprintf(o, "SF:%s\n", c->funcs.v[d->func].t->files.v[d->d->file]);
+    lcov_decision(o, d, &found, &hit);
     fprintf(o, "MCF:%u\nMCH:%u\nend_of_record\n", found, hit);
   }
 }

@@ -6,8 +6,8 @@
 
 /* SonarQube refuses a line past the end of the file it reads, so lines are kept within the
    source when it was found. */
-static void file(FILE *o, const PPCovFile *f) {
-  PPLineBranches *lb = pp_line_branches(f);
+static void file(FILE *o, const PPCoverage *c, const PPCovFile *f) {
+  PPLineBranches *lb = pp_line_branches(c, f);
   unsigned last = f->src && f->nsrc < f->nlines ? f->nsrc : f->nlines;
   fputs("  <file path=\"", o);
   pp_fputs_xml(o, pp_report_path(f));
@@ -26,6 +26,6 @@ static void file(FILE *o, const PPCovFile *f) {
 void pp_format_sonarqube(FILE *o, const PPCoverage *c, const char *profile) {
   (void)profile;
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<coverage version=\"1\">\n", o);
-  for (size_t i = 0; i < c->files.n; i++) file(o, &c->files.v[i]);
+  for (size_t i = 0; i < c->files.n; i++) file(o, c, &c->files.v[i]);
   fputs("</coverage>\n", o);
 }

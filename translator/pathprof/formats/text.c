@@ -1,5 +1,6 @@
 /* pathprof coverage --format text: a summary per file and function. */
 #include "formats.h"
+#include "mcdcfmt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
@@ -66,4 +67,11 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
   pct(o, all.blocks_hit, all.blocks); fputc(' ', o);
   pct(o, all.br_hit, all.br); fputc(' ', o);
   pct(o, all.paths_hit, all.paths); fputc('\n', o);
+  if (c->mcdc && c->mcdc->decs.n) {
+    PPMcdcSum ms = {0};
+    pp_mcdc_sum_file(c->mcdc, -1, &ms);
+    fprintf(o, "\n%-*s ", w, "MC/DC");
+    fprintf(o, "%" PRIu64 "/%" PRIu64 " decisions, %" PRIu64 "/%" PRIu64 " conditions shown (%s; pathprof coverage --mcdc: "
+            "per decision)\n", ms.dec_hit, ms.dec, ms.cond_hit, ms.cond, pp_mcdc_def_name(c->mcdc->def));
+  }
 }
