@@ -88,10 +88,16 @@ static unsigned long write_records(struct __pathprof_out *o, int drain);
 static void reset_counts(void);
 static struct __pathprof_records source = {0, write_records, reset_counts};
 
-/* Size rounded up to 8 bytes, so every object the arena hands out is aligned for long long. */
-static unsigned long round8(unsigned long n)
+/* Size rounded up to the alignment of long long (8 bytes, 1 on AVR), so every object the arena
+   hands out is aligned for it. */
+#ifdef __GNUC__
+#define ALIGN_LL ((unsigned long)__alignof__(unsigned long long))
+#else
+#define ALIGN_LL 8UL
+#endif
+static unsigned long round_up(unsigned long n)
 {
-  return (n + 7UL) & ~7UL;
+  return (n + ALIGN_LL - 1) & ~(ALIGN_LL - 1);
 }
 
 /* The static pool, once, to the first context that asks; else 0. */
@@ -114,7 +120,7 @@ static void *alloc(struct ctx *c, unsigned long n)
   unsigned char *p;
   unsigned long got;
 
-  n = round8(n);
+  n = round_up(n);
   if (c->left < n) {
     got = n > CHUNK_BYTES ? n : CHUNK_BYTES;
     p = __pathprof_kpath_more(got);
@@ -497,12 +503,14 @@ void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
 /* Preorder walk of one function forest: calls visit on each node with its depth. */
 static void walk(struct fun *f, void (*visit)(struct node *, unsigned long, void *), void *arg)
 {
-  struct node *stack[2 * KMAX], *n;
+  /* as deep as the forest's k needs, no deeper: an AVR has 2 KiB of RAM for everything */
+  unsigned long levels = f->km1 < KMAX ? 2 * (f->km1 + 1) : 2 * KMAX;
+  struct node *stack[levels], *n;
   unsigned long depth = 0;
 
   for (n = f->roots; n;) {
     visit(n, depth, arg);
-    if (n->child && depth + 1 < 2 * KMAX) {
+    if (n->child && depth + 1 < levels) {
       stack[depth++] = n;
       n = n->child;
       continue;

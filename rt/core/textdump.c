@@ -55,7 +55,12 @@ static void put_c(struct text *t, char c)
   emit(t, c);
 }
 
-static const char digits[] = "0123456789abcdef";
+/* Digit d (< 16) in lower-case hex. Computed, not looked up: a table would be copied to RAM on a
+   Harvard machine (AVR). */
+static char digit(unsigned long d)
+{
+  return (char)(d < 10 ? '0' + d : 'a' + (d - 10));
+}
 
 /* Sends v in lower-case hex without leading zeros (no division needed). */
 static void put_hex(struct text *t, unsigned long v)
@@ -64,7 +69,7 @@ static void put_hex(struct text *t, unsigned long v)
   while (shift + 4 < (int)(8 * sizeof v) && (v >> (shift + 4)) != 0)
     shift += 4;
   for (; shift >= 0; shift -= 4)
-    put_c(t, digits[(v >> shift) & 0xfUL]);
+    put_c(t, digit((v >> shift) & 0xfUL));
 }
 
 /* Starts a line: "PP1 <kind> <dump>". */
@@ -94,13 +99,24 @@ static void end_line(struct text *t)
   int shift;
   emit(t, ' ');
   for (shift = 28; shift >= 0; shift -= 4)
-    emit(t, digits[(crc >> shift) & 0xfUL]);
+    emit(t, digit((crc >> shift) & 0xfUL));
   if (t->flags & PATHPROF_TEXT_CRLF)
     emit(t, '\r');
   emit(t, '\n');
 }
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/* Base64 digit of v & 63 (RFC 4648), computed like digit(). */
+static char b64(unsigned long v)
+{
+  v &= 63UL;
+  if (v < 26)
+    return (char)('A' + v);
+  if (v < 52)
+    return (char)('a' + (v - 26));
+  if (v < 62)
+    return (char)('0' + (v - 52));
+  return v == 62 ? '+' : '/';
+}
 
 /* Writes the waiting bytes as one data line "PP1 D <dump> <frame> <line> <data>". */
 static void data_line(struct text *t)
@@ -118,15 +134,15 @@ static void data_line(struct text *t)
         v |= (unsigned long)t->buf[i + 1] << 8;
       if (i + 2 < t->nbuf)
         v |= t->buf[i + 2];
-      put_c(t, b64[(v >> 18) & 63UL]);
-      put_c(t, b64[(v >> 12) & 63UL]);
-      put_c(t, i + 1 < t->nbuf ? b64[(v >> 6) & 63UL] : '=');
-      put_c(t, i + 2 < t->nbuf ? b64[v & 63UL] : '=');
+      put_c(t, b64(v >> 18));
+      put_c(t, b64(v >> 12));
+      put_c(t, i + 1 < t->nbuf ? b64(v >> 6) : '=');
+      put_c(t, i + 2 < t->nbuf ? b64(v) : '=');
     }
   } else {
     for (i = 0; i < t->nbuf; i++) {
-      put_c(t, digits[t->buf[i] >> 4]);
-      put_c(t, digits[t->buf[i] & 0xf]);
+      put_c(t, digit(t->buf[i] >> 4));
+      put_c(t, digit(t->buf[i] & 0xfU));
     }
   }
   end_line(t);
