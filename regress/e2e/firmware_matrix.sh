@@ -42,23 +42,30 @@ missing() {  # the commands of "$@" that are not there, as " cmd (package)"
 
 # ---- the host build, per mode and policy: the reference, checked against the trace oracle ----
 # sig PROFILE: what must be equal between two builds of the program: every decoded path and
-# n-gram, and the raw counters and forests, with the unit's checksum and tables path left out
-# (avr-gcc 5 and gcc 12 write the preprocessed text's line markers differently).
+# n-gram, the raw counters and forests, and an OSP snapshot's subpaths, with the unit's checksum
+# and tables path left out (avr-gcc 5 and gcc 12 write the preprocessed text's line markers
+# differently).
 sig() {
   { "$pp" dump --decode "$1" && "$pp" dump "$1" | grep -v '^profile \|^unit '; } 2>&1 | sed 's/\b[0-9a-f]\{16\}\b/UNIT/'
+  "$pp" hot-subpaths --raw "$1" 2>/dev/null | sed '1s/^# osp [^:]*:/# osp:/; s/\b[0-9a-f]\{16\}\b/UNIT/g'
 }
 # ppflags MODE K: pathcc's flags for a mode (kpath with k = K)
 ppflags() { if [ $1 = kpath ]; then echo "--mode=kpath --k=$2"; else echo "--mode=$1"; fi; }
-modes="path edge kpath"; policies="single atomic"
+modes="path edge kpath osp"; policies="single atomic"
+# the OSP sampler's settings on every target (small enough for the ATmega328P) and on the host
+osp_defs="-DPATHPROF_OSP_MEMORY=1024 -DPATHPROF_OSP_MAXLOG=2 -DPATHPROF_OSP_UNITS=8"
+osp_env="PATHPROF_OSP_MEMORY=1024 PATHPROF_OSP_MAXLEN=4"
 wflags="-std=c99 -Wall -Wextra -ffreestanding -Os -I$isr"
-for mk in path edge kpath4 kpath2; do
+for mk in path edge kpath4 kpath2 osp; do
   m=${mk%[0-9]}; k=${mk#kpath}
   for u in $policies; do
-    d=host-$mk-$u; mkdir -p $d
-    if (cd $d && "$pc" --trace $(ppflags $m $k) --update=$u gcc $wflags -c "$isr/app.c" -o app.o &&
+    [ $m = osp ] && [ $u = atomic ] && continue # sampling: no counters to update
+    d=host-$mk-$u; mkdir -p $d; tr=--trace; [ $m = osp ] && tr=
+    if (cd $d && "$pc" $tr $(ppflags $m $k) --update=$u gcc $wflags -c "$isr/app.c" -o app.o &&
         gcc $wflags -I"$top/include" -c "$isr/main.c" -o main.o && gcc $wflags -c "$isr/board-host.c" -o board.o &&
         "$pc" gcc -o host main.o board.o app.o) >$d/build.log 2>&1 && [ ! -s $d/build.log ]; then
-      (cd $d && PATHPROF_FILE=host.prof PATHPROF_TRACE=trace.txt $run ./host >out.txt 2>&1)
+      (cd $d && env PATHPROF_FILE=host.prof PATHPROF_TRACE=trace.txt $osp_env PATHPROF_OSP_FILE=host.osp $run ./host >out.txt 2>&1)
+      [ $m = osp ] && mv $d/host.osp $d/host.prof
       case $m in
         edge) (cd $d && "$pp" coverage --format json host.prof >cov.json &&
                python3 "$top/regress/oracle.py" --name "firmware_matrix host $m $u" --trace trace.txt --edges cov.json app.pp.json);;
@@ -75,6 +82,7 @@ for mk in path edge kpath4 kpath2; do
   done
 done
 if [ "$(wc -l <host-path-single/host.sig 2>/dev/null || echo 0)" -lt 20 ] || ! grep -q '^K ' host-kpath4-single/host.sig ||
+   ! grep -q '^S 2 ' host-osp-single/host.sig ||
    ! grep -q 'isr: result' host-path-single/result.txt; then
   echo "not ok firmware_matrix host: the reference profile is trivial or missing"
 fi
@@ -131,8 +139,8 @@ echo "$targets" | while IFS='|' read -r name cc arch emu eargs board link; do
   # RAM; the ATmega328P's 2 KiB hold the k = 2 forests of this program (39 nodes), with dump
   # pieces of 32 bytes for a shallower stack (the k = 4 forests have 92 nodes, 2.2 KB)
   case $board in
-    avr) kk=2 semi=0 rtdefs="-DPATHPROF_KPATH_POOL=1280 -DPATHPROF_CHUNK=32";;
-    *) kk=4 semi=1 rtdefs=-DPATHPROF_KPATH_POOL=4096;;
+    avr) kk=2 semi=0 rtdefs="-DPATHPROF_KPATH_POOL=1280 -DPATHPROF_CHUNK=32 $osp_defs";;
+    *) kk=4 semi=1 rtdefs="-DPATHPROF_KPATH_POOL=4096 $osp_defs";;
   esac
   rtname=matrix-$name; lib="$top/lib/freestanding/$rtname/libpathprof.a"
   rm -f "$lib"
@@ -153,6 +161,7 @@ echo "$targets" | while IFS='|' read -r name cc arch emu eargs board link; do
   row="$name"
   for m in $modes; do
     for u in $policies; do
+      [ $m = osp ] && [ $u = atomic ] && continue
       d=$name/$m-$u; mkdir -p $d
       if ! (cd $d && "$pc" $(ppflags $m $kk) --update=$u $cc $arch $wflags -save-temps -c "$isr/app.c" -o app.o &&
             $cc $bflags -o fw.elf "$isr/main.c" "$isr/board-$board.c" app.o $lflags "$lib" -lgcc) >$d/build.log 2>&1 ||
@@ -201,11 +210,11 @@ done
 
 # ---- the tables ----
 echo "# matrix: decoded counts against the host build's (equal / differs / skipped), per mode and --update"
-printf '# %-11s %-15s %-15s %-15s %s\n' target "path sgl/atom" "edge sgl/atom" "kpath sgl/atom" "--update=atomic adds with"
-while read -r name a b c d e f; do
+printf '# %-11s %-15s %-15s %-15s %-6s %s\n' target "path sgl/atom" "edge sgl/atom" "kpath sgl/atom" osp "--update=atomic adds with"
+while read -r name a b c d e f g; do
   form=$(grep "^$name " forms.txt 2>/dev/null | cut -d' ' -f2-)
   if [ "$a" = skipped ]; then printf '# %-11s skipped\n' "$name"
-  else printf '# %-11s %-15s %-15s %-15s %s\n' "$name" "$a/$b" "$c/$d" "$e/$f" "$form"; fi
+  else printf '# %-11s %-15s %-15s %-15s %-6s %s\n' "$name" "$a/$b" "$c/$d" "$e/$f" "$g" "$form"; fi
 done <matrix.txt
 echo "# size (bytes, --update=single, pathprof size against the plain build; program = whole ELF against plain)"
 printf '# %-11s %-6s %12s %11s %13s %12s %15s %13s\n' target mode "counter RAM" "probe code" "runtime code" "runtime RAM" "program flash" "program RAM"

@@ -41,6 +41,8 @@ static struct __pathprof_unit *head = &sentinel;
 static int backend_ready;
 /* Modules with records of their own (rt/core/kpath.c), newest first. */
 static struct __pathprof_records *sources;
+/* rt/core/osp.c's snapshot, once it has configured itself. */
+int (*__pathprof_osp_dump)(pathprof_write_fn fn, void *ctx);
 
 /* The critical section of targets without the atomic instructions a step needs: interrupts
    masked on a single core. The user's own (-DPATHPROF_IRQ_SAVE()=expr

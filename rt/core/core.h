@@ -121,6 +121,11 @@ int __pathprof_records_any(void);
    their counts when drain is set; returns 0, or -1 if fn failed. */
 int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain);
 
+/* The OSP snapshot (pathprof_osp_snapshot of rt/core/osp.c) once an osp build has sampled, else
+   0: the text dump then writes the snapshot as a frame of its own, without linking osp.c into
+   programs that have no osp unit. */
+extern int (*__pathprof_osp_dump)(pathprof_write_fn fn, void *ctx);
+
 /* Memory for the k-slab forests: a back end returns `bytes` bytes aligned for any object, or 0
    when it has none (rt/embedded/freestanding.c: forests live in kpath.c's static pool only). */
 void *__pathprof_kpath_more(unsigned long bytes);

@@ -208,24 +208,30 @@ static int count_bytes(void *ctx, const void *buf, unsigned long len)
   return 0;
 }
 
-/* The records of the k-slab forests and subpath samples ("X"): a whole profile of them (§2),
-   counted first, then streamed, so no buffer holds it. Counts that change between the two
-   passes (an interrupt counting kpath ids meanwhile) make the frame's size wrong, and the
-   importer reports it damaged rather than reading it wrong. */
-static void extra_frame(struct text *t)
+/* A frame of a whole profile ("X"), from dump: counted first, then streamed, so no buffer holds
+   it. Counts that change between the two passes (an interrupt counting meanwhile) make the
+   frame's size wrong, and the importer reports it damaged rather than reading it wrong. */
+static void whole_frame(struct text *t, int (*dump)(pathprof_write_fn fn, void *ctx))
 {
   unsigned long size = 0;
 
-  if (__pathprof_dump_extra(count_bytes, &size, 0) != 0)
+  if (dump(count_bytes, &size) != 0)
     return;
   frame_header(t, 'X', size);
-  if (__pathprof_dump_extra(record_bytes, t, 0) == 0 && t->nbuf)
+  if (dump(record_bytes, t) == 0 && t->nbuf)
     data_line(t);
   t->frame++;
 }
 
-/* The whole dump: header line, one frame per registered unit (and one of the other records when
-   a kpath or osp build registered any), end line with the frame count. */
+/* The records of the k-slab forests (§2), as a profile of their own. */
+static int extra_records(pathprof_write_fn fn, void *ctx)
+{
+  return __pathprof_dump_extra(fn, ctx, 0);
+}
+
+/* The whole dump: header line, one frame per registered unit, one of the k-slab forests when a
+   kpath build registered any, one of the OSP snapshot in an osp build, end line with the frame
+   count. */
 int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, unsigned flags)
 {
   struct text t;
@@ -251,7 +257,9 @@ int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, un
   for (u = __pathprof_first(); u && !t.failed; u = __pathprof_next(u))
     frame(&t, u);
   if (__pathprof_records_any() && !t.failed)
-    extra_frame(&t);
+    whole_frame(&t, extra_records);
+  if (__pathprof_osp_dump && !t.failed) /* an osp build: the snapshot, units and OSPH record */
+    whole_frame(&t, __pathprof_osp_dump);
   begin_line(&t, 'E');
   field(&t, t.frame);
   end_line(&t);
