@@ -4,10 +4,11 @@
 # code, the timer fired by software at fixed points, so every run counts the same) on Cortex-M0
 # (QEMU microbit), Cortex-M3 (mps2-an385), Cortex-M4F (mps2-an386), RV32IMAC, RV32I, RV64IMAC
 # (QEMU virt, -bios none) and the ATmega328P (QEMU arduino-uno and simavr), in path, edge and
-# kpath mode with --update=single and --update=atomic. Each run dumps its counts as text on the
-# UART, and through semihosting where the target has it; imported, they must equal the host build
-# of the same program (the handler's work called at the same points), whose counts must equal the
-# trace oracle's (regress/oracle.py). Prints the --update=atomic form each target gets and the
+# kpath mode with --update=single and --update=atomic, and in osp mode. Each run dumps its counts
+# as text on the UART, and through semihosting where the target has it; imported, they must equal
+# the host build of the same program (the handler's work called at the same points), whose counts
+# must equal the trace oracle's (regress/oracle.py); OSP's snapshot, sampled with the same seed and
+# settings, must equal the host's. Prints the --update=atomic form each target gets and the
 # size table (pathprof size against the same program built without pathcc).
 # Runs with REGRESS_EMBEDDED=1 or REGRESS_FULL=1 (make check-embedded, make check-full) only.
 # Installs the cross compilers and emulators it misses when run as root; a target whose tools are
