@@ -110,6 +110,17 @@ __attribute__((__unused__)) static void irq_restore(unsigned long s)
 #define IRQ_RESTORE(s) ((void)(s))
 #endif
 
+/* The section for the other modules of the core (rt/core/kpath.c). */
+unsigned long __pathprof_irq_save(void)
+{
+  return IRQ_SAVE();
+}
+
+void __pathprof_irq_restore(unsigned long s)
+{
+  IRQ_RESTORE(s);
+}
+
 /* How the registry's links are published, best first:
    - GNU atomics, where pointers and ints are lock-free (no libatomic call): hosts, Cortex-M3/M4,
      RISC-V with the A extension;

@@ -114,6 +114,15 @@ struct __pathprof_records {
 /* Adds a record source once (later calls with the same source do nothing). */
 void __pathprof_add_records(struct __pathprof_records *src);
 
+/* The critical section of rt/core/core.c (interrupts masked on a single-core bare-metal target,
+   or the user's PATHPROF_IRQ_SAVE/PATHPROF_IRQ_RESTORE; nothing on a host): the state to restore. */
+unsigned long __pathprof_irq_save(void);
+void __pathprof_irq_restore(unsigned long s);
+
+/* rt/core/kpath.c: __pathprof_kpath_id inside that section where the forests are shared
+   (pathcc --mode=kpath --update=atomic). */
+void __pathprof_kpath_id_atomic(struct __pathprof_ka *a, unsigned long long r);
+
 /* Whether a record source (k-slab forests, subpath samples) is registered. */
 int __pathprof_records_any(void);
 

@@ -500,6 +500,22 @@ void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
   kpath_id_slow(a, r);
 }
 
+/* --update=atomic's form: where one set of forests serves the program and its interrupt handlers
+   (bare metal), the id is handed over with interrupts masked (rt/core/core.c's critical
+   section), so a handler never meets a forest half updated nor loses a count; with per-thread
+   forests nothing is shared. */
+void __pathprof_kpath_id_atomic(struct __pathprof_ka *a, unsigned long long r)
+{
+#ifdef PER_THREAD
+  __pathprof_kpath_id(a, r);
+#else
+  unsigned long s = __pathprof_irq_save();
+
+  __pathprof_kpath_id(a, r);
+  __pathprof_irq_restore(s);
+#endif
+}
+
 /* Preorder walk of one function forest: calls visit on each node with its depth. */
 static void walk(struct fun *f, void (*visit)(struct node *, unsigned long, void *), void *arg)
 {
