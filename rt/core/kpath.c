@@ -5,8 +5,9 @@
    `bottom`, and exactly one counter. The stream state (position in the chunk, top, bottom) lives
    in the activation's own struct __pathprof_ka, so recursion interleaves streams correctly.
    Each thread has its own forests where the compiler offers thread-local storage on a hosted
-   target; freestanding builds keep one set (instrumented interrupt handlers must then not run
-   kpath-mode code while the main program does). Memory comes from a static pool
+   target; freestanding builds keep one set, which units compiled with --update=atomic update
+   with interrupts masked (__pathprof_kpath_id_atomic), so interrupt handlers may run kpath-mode
+   code while the main program does. Memory comes from a static pool
    (-DPATHPROF_KPATH_POOL=bytes, default 16 KiB freestanding, none hosted) and then from the back
    end (__pathprof_kpath_more: malloc'd chunks on POSIX, nothing on bare metal); when none is
    left an id is counted as dropped and its activation starts afresh, so counts stay exact for
