@@ -116,7 +116,8 @@ check-csmith: all
 
 check-full: tests
 	-@$(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || echo "# fuzz harnesses not built (clang with libFuzzer missing)"
-	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z0-9]*\|csmith[-a-z0-9]*\):' regress/out/torture.log regress/out/csmith.log regress/out/suites_clang.log regress/out/csmith_mcdc.log; exit $$rc
+	@REGRESS_FULL=1 sh regress/run.sh; rc=$$?; grep -h '^# \(torture[-a-z0-9]*\|csmith[-a-z0-9]*\):' regress/out/torture.log regress/out/csmith.log regress/out/suites_clang.log regress/out/csmith_mcdc.log; \
+	sed -n '/^# matrix:/,/^[^#]/p' regress/out/firmware_matrix.log | grep '^# '; exit $$rc
 
 .PHONY: check-torture check-csmith check-full
 
@@ -151,11 +152,15 @@ lib/freestanding/$(RT_NAME)/libpathprof.a: $(RT_FS_SRC) $(RT_HEADERS)
 firmware: all
 	@TESTS=firmware sh regress/run.sh
 
-# Embedded targets (regress/e2e/firmware.sh, atomic_targets.sh): the runtime for Cortex-M0/M3/M4,
-# RISC-V and AVR, --update=atomic on seven targets, SysTick against the main loop under QEMU.
-# Part of make check too; installs the cross compilers and QEMU it needs (as root).
+# Embedded targets (regress/e2e/firmware.sh, atomic_targets.sh, firmware_matrix.sh): the runtime
+# for Cortex-M0/M3/M4, RISC-V and AVR, --update=atomic on seven targets, SysTick against the main
+# loop under QEMU, and the acceptance matrix: samples/firmware/isr on seven targets in path, edge
+# and kpath mode, single and atomic updates, against the host build, with the size table (the
+# matrix runs here and in check-full only). firmware.sh and atomic_targets.sh are part of make
+# check too; installs the cross compilers and emulators it needs (as root).
 check-embedded: tests
-	@rc=0; for t in firmware atomic_targets; do TESTS=$$t sh regress/run.sh || rc=1; done; exit $$rc
+	@rc=0; for t in firmware atomic_targets; do REGRESS_EMBEDDED=1 TESTS=$$t sh regress/run.sh || rc=1; done; \
+	sed -n '/^# matrix:/,/^[^#]/p' regress/out/firmware_matrix.log | grep '^# '; exit $$rc
 
 .PHONY: rt-freestanding firmware check-embedded
 

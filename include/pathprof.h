@@ -49,7 +49,8 @@ typedef int (*pathprof_putc_fn)(void *ctx, int c);
 #define PATHPROF_TEXT_CRLF 2u     /* end lines with "\r\n" instead of "\n" */
 
 /* rt/core/textdump.c: writes the profile as text lines ("PP1 ..." with a CRC-32 each; doc/formats.md
-   section 5) through put, one frame per unit, so the dump can be mixed into a noisy log and
+   section 5) through put, one frame per unit, then a frame of the k-slab forests in a kpath build
+   and one of the OSP snapshot in an osp build, so the dump can be mixed into a noisy log and
    recovered with `pathprof import LOG -o PROFILE`. label names the dump (a checkpoint, a test
    case; printable characters, at most 40, no spaces; 0 for none). Needs no buffer of the
    profile, only a few hundred bytes of stack. One dump at a time: not for several threads at
@@ -59,7 +60,8 @@ int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, un
 
 /* rt/embedded/semihost.c (ARM M, A and R profiles, AArch64, RISC-V; needs a debugger or QEMU with
    -semihosting): writes the binary profile (doc/formats.md section 2) to the file path on the
-   host, replacing it. Returns 0, or -1 if the host refused to open or write it. */
+   host, replacing it, and in an osp build the OSP snapshot after it as a second stream. Returns
+   0, or -1 if the host refused to open or write it. */
 int pathprof_semihost_write(const char *path);
 
 /* rt/embedded/semihost.c: ends the program under the debugger or QEMU with the given exit status. */

@@ -3,7 +3,8 @@
 # lock-free adds; 32-bit ones with a carry on Cortex-M3/M4 and RV32IMAC; the runtime's
 # interrupt-masked add on Cortex-M0, RV32I and AVR, which have no atomic add), and the program
 # links with no libatomic. Under QEMU, a Cortex-M3 and a Cortex-M0 program whose main loop and
-# SysTick handler call the same function count every call (path and edge mode).
+# SysTick handler call the same function count every call (path, edge and kpath mode: kpath's
+# ids go to the one set of forests with interrupts masked).
 # Installs gcc-arm-none-eabi, gcc-riscv64-unknown-elf, gcc-avr and qemu-system-arm when missing.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=atomic_targets
@@ -52,12 +53,12 @@ done
 # ---- under QEMU: main loop and SysTick handler in one function, every call counted ----
 # (-icount: the virtual clock follows the instructions run, so a loaded host does not turn the
 # 98-cycle SysTick into an interrupt storm that starves the main loop)
+# (the vector table, .data and .bss set-up: samples/firmware/startup.c, with its linker script)
 cat >isr.c <<'C'
 #include "pathprof.h"
 #define N_MAIN 20000
 #define N_ISR 5000
 int work(int x);
-extern unsigned int _sidata[], _sdata[], _edata[], _sbss[], _ebss[], _estack[];
 static volatile int isr_calls;
 static volatile int sink;
 #define SYST ((volatile unsigned int *)0xe000e010u)
@@ -65,7 +66,7 @@ void SysTick_Handler(void)
 {
   if (isr_calls < N_ISR) { sink += work(isr_calls); isr_calls++; }
 }
-static int run(void)
+int main(void)
 {
   int i;
   SYST[1] = 97;   /* reload: an interrupt every 98 cycles, often inside work() */
@@ -76,38 +77,17 @@ static int run(void)
   SYST[0] = 0;
   return pathprof_semihost_write("isr.prof");
 }
-void Reset_Handler(void)
-{
-  volatile unsigned int *d = _sdata;
-  const unsigned int *s = _sidata;
-  while (d < _edata) *d++ = *s++;
-  for (d = _sbss; d < _ebss;) *d++ = 0;
-  pathprof_semihost_exit(run());
-}
-void Fault_Handler(void) { pathprof_semihost_exit(99); }
-typedef void (*handler)(void);
-__attribute__((section(".isr_vector"), used)) const handler vectors[16] = {
-  (handler)(unsigned long)_estack, Reset_Handler, Fault_Handler, Fault_Handler, Fault_Handler, Fault_Handler,
-  Fault_Handler, 0, 0, 0, 0, Fault_Handler, Fault_Handler, 0, Fault_Handler, SysTick_Handler };
 C
-cat >m.ld <<'L'
-MEMORY { FLASH (rx) : ORIGIN = 0, LENGTH = 128K  RAM (rwx) : ORIGIN = 0x20000000, LENGTH = 16K }
-SECTIONS {
-  .text : { KEEP(*(.isr_vector)) *(.text .text.*) *(.rodata .rodata.*) . = ALIGN(8); } > FLASH
-  .data : ALIGN(8) { _sdata = .; *(.data .data.*) . = ALIGN(8); _edata = .; } > RAM AT > FLASH
-  _sidata = LOADADDR(.data);
-  .bss (NOLOAD) : ALIGN(8) { _sbss = .; *(.bss .bss.* COMMON) . = ALIGN(8); _ebss = .; } > RAM
-  _estack = ORIGIN(RAM) + LENGTH(RAM);
-}
-L
+fw="$top/samples/firmware"
 for t in "cortex-m3:-mcpu=cortex-m3:lm3s6965evb" "cortex-m0:-mcpu=cortex-m0:microbit"; do
   name=${t%%:*}; r=${t#*:}; cpu=${r%%:*}; board=${r#*:}
-  for m in path edge; do
+  for m in path edge kpath; do
     for u in atomic single; do
       d="q-$name-$m-$u"; mkdir -p "$d"
       if (cd "$d" && "$pc" --update=$u --mode=$m arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -c ../work.c -o work.o &&
-          arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -nostdlib -T ../m.ld -I"$top/include" -I"$top/rt" -o isr.elf \
-            ../isr.c work.o "$top/rt/core/core.c" "$top/rt/embedded/freestanding.c" "$top/rt/embedded/semihost.c" -lgcc) \
+          arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -nostdlib -L"$fw" -T "$fw/isr/cortex-m-16k.ld" -I"$top/include" -I"$top/rt" -o isr.elf \
+            -DPATHPROF_KPATH_POOL=4096 ../isr.c "$fw/startup.c" work.o "$top/rt/core/core.c" "$top/rt/core/kpath.c" \
+            "$top/rt/embedded/freestanding.c" "$top/rt/embedded/semihost.c" -lgcc) \
            >"$d/build.log" 2>&1; then
         (cd "$d" && timeout 60 qemu-system-arm -M $board -icount shift=0 -display none -monitor none -serial null \
            -semihosting-config enable=on,target=native -kernel isr.elf) >"$d/run.log" 2>&1
@@ -115,6 +95,9 @@ for t in "cortex-m3:-mcpu=cortex-m3:lm3s6965evb" "cortex-m0:-mcpu=cortex-m0:micr
 import json, sys
 j = json.load(sys.stdin)
 print(sum(f["calls"] for fl in j["files"] for f in fl["functions"] if f["name"] == "work"))' 2>/dev/null)
+        if [ $m = kpath ] && [ $u = atomic ] && ! arm-none-eabi-nm "$d/work.o" | grep -q ' U __pathprof_kpath_id_atomic$'; then
+          echo "not ok atomic-targets qemu $name kpath --update=atomic: the ids do not go through __pathprof_kpath_id_atomic"
+        fi
         if [ "$u" = atomic ]; then
           if [ "$calls" = 25000 ]; then echo "ok atomic-targets qemu $name $m --update=atomic counts all 25000 calls"
           else echo "not ok atomic-targets qemu $name $m --update=atomic: ${calls:-no profile} calls counted of 25000 ($(head -1 "$d/run.log"))"; fi

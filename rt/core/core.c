@@ -41,6 +41,8 @@ static struct __pathprof_unit *head = &sentinel;
 static int backend_ready;
 /* Modules with records of their own (rt/core/kpath.c), newest first. */
 static struct __pathprof_records *sources;
+/* rt/core/osp.c's snapshot, once it has configured itself. */
+int (*__pathprof_osp_dump)(pathprof_write_fn fn, void *ctx);
 
 /* The critical section of targets without the atomic instructions a step needs: interrupts
    masked on a single core. The user's own (-DPATHPROF_IRQ_SAVE()=expr
@@ -107,6 +109,17 @@ __attribute__((__unused__)) static void irq_restore(unsigned long s)
 #define IRQ_SAVE() 0UL
 #define IRQ_RESTORE(s) ((void)(s))
 #endif
+
+/* The section for the other modules of the core (rt/core/kpath.c). */
+unsigned long __pathprof_irq_save(void)
+{
+  return IRQ_SAVE();
+}
+
+void __pathprof_irq_restore(unsigned long s)
+{
+  IRQ_RESTORE(s);
+}
 
 /* How the registry's links are published, best first:
    - GNU atomics, where pointers and ints are lock-free (no libatomic call): hosts, Cortex-M3/M4,

@@ -114,12 +114,26 @@ struct __pathprof_records {
 /* Adds a record source once (later calls with the same source do nothing). */
 void __pathprof_add_records(struct __pathprof_records *src);
 
+/* The critical section of rt/core/core.c (interrupts masked on a single-core bare-metal target,
+   or the user's PATHPROF_IRQ_SAVE/PATHPROF_IRQ_RESTORE; nothing on a host): the state to restore. */
+unsigned long __pathprof_irq_save(void);
+void __pathprof_irq_restore(unsigned long s);
+
+/* rt/core/kpath.c: __pathprof_kpath_id inside that section where the forests are shared
+   (pathcc --mode=kpath --update=atomic). */
+void __pathprof_kpath_id_atomic(struct __pathprof_ka *a, unsigned long long r);
+
 /* Whether a record source (k-slab forests, subpath samples) is registered. */
 int __pathprof_records_any(void);
 
 /* Streams a profile holding only the registered sources' records (no unit records), draining
    their counts when drain is set; returns 0, or -1 if fn failed. */
 int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain);
+
+/* The OSP snapshot (pathprof_osp_snapshot of rt/core/osp.c) once an osp build has sampled, else
+   0: the text dump then writes the snapshot as a frame of its own, without linking osp.c into
+   programs that have no osp unit. */
+extern int (*__pathprof_osp_dump)(pathprof_write_fn fn, void *ctx);
 
 /* Memory for the k-slab forests: a back end returns `bytes` bytes aligned for any object, or 0
    when it has none (rt/embedded/freestanding.c: forests live in kpath.c's static pool only). */

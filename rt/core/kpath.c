@@ -5,8 +5,9 @@
    `bottom`, and exactly one counter. The stream state (position in the chunk, top, bottom) lives
    in the activation's own struct __pathprof_ka, so recursion interleaves streams correctly.
    Each thread has its own forests where the compiler offers thread-local storage on a hosted
-   target; freestanding builds keep one set (instrumented interrupt handlers must then not run
-   kpath-mode code while the main program does). Memory comes from a static pool
+   target; freestanding builds keep one set, which units compiled with --update=atomic update
+   with interrupts masked (__pathprof_kpath_id_atomic), so interrupt handlers may run kpath-mode
+   code while the main program does. Memory comes from a static pool
    (-DPATHPROF_KPATH_POOL=bytes, default 16 KiB freestanding, none hosted) and then from the back
    end (__pathprof_kpath_more: malloc'd chunks on POSIX, nothing on bare metal); when none is
    left an id is counted as dropped and its activation starts afresh, so counts stay exact for
@@ -88,10 +89,16 @@ static unsigned long write_records(struct __pathprof_out *o, int drain);
 static void reset_counts(void);
 static struct __pathprof_records source = {0, write_records, reset_counts};
 
-/* Size rounded up to 8 bytes, so every object the arena hands out is aligned for long long. */
-static unsigned long round8(unsigned long n)
+/* Size rounded up to the alignment of long long (8 bytes, 1 on AVR), so every object the arena
+   hands out is aligned for it. */
+#ifdef __GNUC__
+#define ALIGN_LL ((unsigned long)__alignof__(unsigned long long))
+#else
+#define ALIGN_LL 8UL
+#endif
+static unsigned long round_up(unsigned long n)
 {
-  return (n + 7UL) & ~7UL;
+  return (n + ALIGN_LL - 1) & ~(ALIGN_LL - 1);
 }
 
 /* The static pool, once, to the first context that asks; else 0. */
@@ -114,7 +121,7 @@ static void *alloc(struct ctx *c, unsigned long n)
   unsigned char *p;
   unsigned long got;
 
-  n = round8(n);
+  n = round_up(n);
   if (c->left < n) {
     got = n > CHUNK_BYTES ? n : CHUNK_BYTES;
     p = __pathprof_kpath_more(got);
@@ -494,15 +501,33 @@ void __pathprof_kpath_id(struct __pathprof_ka *a, unsigned long long r)
   kpath_id_slow(a, r);
 }
 
+/* --update=atomic's form: where one set of forests serves the program and its interrupt handlers
+   (bare metal), the id is handed over with interrupts masked (rt/core/core.c's critical
+   section), so a handler never meets a forest half updated nor loses a count; with per-thread
+   forests nothing is shared. */
+void __pathprof_kpath_id_atomic(struct __pathprof_ka *a, unsigned long long r)
+{
+#ifdef PER_THREAD
+  __pathprof_kpath_id(a, r);
+#else
+  unsigned long s = __pathprof_irq_save();
+
+  __pathprof_kpath_id(a, r);
+  __pathprof_irq_restore(s);
+#endif
+}
+
 /* Preorder walk of one function forest: calls visit on each node with its depth. */
 static void walk(struct fun *f, void (*visit)(struct node *, unsigned long, void *), void *arg)
 {
-  struct node *stack[2 * KMAX], *n;
+  /* as deep as the forest's k needs, no deeper: an AVR has 2 KiB of RAM for everything */
+  unsigned long levels = f->km1 < KMAX ? 2 * (f->km1 + 1) : 2 * KMAX;
+  struct node *stack[levels], *n;
   unsigned long depth = 0;
 
   for (n = f->roots; n;) {
     visit(n, depth, arg);
-    if (n->child && depth + 1 < 2 * KMAX) {
+    if (n->child && depth + 1 < levels) {
       stack[depth++] = n;
       n = n->child;
       continue;

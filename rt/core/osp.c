@@ -590,6 +590,7 @@ static int configure(const struct pathprof_osp_config *c)
   L.peak = used_bytes();
   L.epoch++;
   L.configured = 1;
+  __pathprof_osp_dump = pathprof_osp_snapshot; /* the text dump carries the snapshot from now on */
   reindex();
   return 0;
 }

@@ -55,7 +55,12 @@ static void put_c(struct text *t, char c)
   emit(t, c);
 }
 
-static const char digits[] = "0123456789abcdef";
+/* Digit d (< 16) in lower-case hex. Computed, not looked up: a table would be copied to RAM on a
+   Harvard machine (AVR). */
+static char digit(unsigned long d)
+{
+  return (char)(d < 10 ? '0' + d : 'a' + (d - 10));
+}
 
 /* Sends v in lower-case hex without leading zeros (no division needed). */
 static void put_hex(struct text *t, unsigned long v)
@@ -64,7 +69,7 @@ static void put_hex(struct text *t, unsigned long v)
   while (shift + 4 < (int)(8 * sizeof v) && (v >> (shift + 4)) != 0)
     shift += 4;
   for (; shift >= 0; shift -= 4)
-    put_c(t, digits[(v >> shift) & 0xfUL]);
+    put_c(t, digit((v >> shift) & 0xfUL));
 }
 
 /* Starts a line: "PP1 <kind> <dump>". */
@@ -94,13 +99,24 @@ static void end_line(struct text *t)
   int shift;
   emit(t, ' ');
   for (shift = 28; shift >= 0; shift -= 4)
-    emit(t, digits[(crc >> shift) & 0xfUL]);
+    emit(t, digit((crc >> shift) & 0xfUL));
   if (t->flags & PATHPROF_TEXT_CRLF)
     emit(t, '\r');
   emit(t, '\n');
 }
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/* Base64 digit of v & 63 (RFC 4648), computed like digit(). */
+static char b64(unsigned long v)
+{
+  v &= 63UL;
+  if (v < 26)
+    return (char)('A' + v);
+  if (v < 52)
+    return (char)('a' + (v - 26));
+  if (v < 62)
+    return (char)('0' + (v - 52));
+  return v == 62 ? '+' : '/';
+}
 
 /* Writes the waiting bytes as one data line "PP1 D <dump> <frame> <line> <data>". */
 static void data_line(struct text *t)
@@ -118,15 +134,15 @@ static void data_line(struct text *t)
         v |= (unsigned long)t->buf[i + 1] << 8;
       if (i + 2 < t->nbuf)
         v |= t->buf[i + 2];
-      put_c(t, b64[(v >> 18) & 63UL]);
-      put_c(t, b64[(v >> 12) & 63UL]);
-      put_c(t, i + 1 < t->nbuf ? b64[(v >> 6) & 63UL] : '=');
-      put_c(t, i + 2 < t->nbuf ? b64[v & 63UL] : '=');
+      put_c(t, b64(v >> 18));
+      put_c(t, b64(v >> 12));
+      put_c(t, i + 1 < t->nbuf ? b64(v >> 6) : '=');
+      put_c(t, i + 2 < t->nbuf ? b64(v) : '=');
     }
   } else {
     for (i = 0; i < t->nbuf; i++) {
-      put_c(t, digits[t->buf[i] >> 4]);
-      put_c(t, digits[t->buf[i] & 0xf]);
+      put_c(t, digit(t->buf[i] >> 4));
+      put_c(t, digit(t->buf[i] & 0xfU));
     }
   }
   end_line(t);
@@ -192,24 +208,30 @@ static int count_bytes(void *ctx, const void *buf, unsigned long len)
   return 0;
 }
 
-/* The records of the k-slab forests and subpath samples ("X"): a whole profile of them (§2),
-   counted first, then streamed, so no buffer holds it. Counts that change between the two
-   passes (an interrupt counting kpath ids meanwhile) make the frame's size wrong, and the
-   importer reports it damaged rather than reading it wrong. */
-static void extra_frame(struct text *t)
+/* A frame of a whole profile ("X"), from dump: counted first, then streamed, so no buffer holds
+   it. Counts that change between the two passes (an interrupt counting meanwhile) make the
+   frame's size wrong, and the importer reports it damaged rather than reading it wrong. */
+static void whole_frame(struct text *t, int (*dump)(pathprof_write_fn fn, void *ctx))
 {
   unsigned long size = 0;
 
-  if (__pathprof_dump_extra(count_bytes, &size, 0) != 0)
+  if (dump(count_bytes, &size) != 0)
     return;
   frame_header(t, 'X', size);
-  if (__pathprof_dump_extra(record_bytes, t, 0) == 0 && t->nbuf)
+  if (dump(record_bytes, t) == 0 && t->nbuf)
     data_line(t);
   t->frame++;
 }
 
-/* The whole dump: header line, one frame per registered unit (and one of the other records when
-   a kpath or osp build registered any), end line with the frame count. */
+/* The records of the k-slab forests (§2), as a profile of their own. */
+static int extra_records(pathprof_write_fn fn, void *ctx)
+{
+  return __pathprof_dump_extra(fn, ctx, 0);
+}
+
+/* The whole dump: header line, one frame per registered unit, one of the k-slab forests when a
+   kpath build registered any, one of the OSP snapshot in an osp build, end line with the frame
+   count. */
 int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, unsigned flags)
 {
   struct text t;
@@ -235,7 +257,9 @@ int pathprof_dump_text_to(pathprof_putc_fn put, void *ctx, const char *label, un
   for (u = __pathprof_first(); u && !t.failed; u = __pathprof_next(u))
     frame(&t, u);
   if (__pathprof_records_any() && !t.failed)
-    extra_frame(&t);
+    whole_frame(&t, extra_records);
+  if (__pathprof_osp_dump && !t.failed) /* an osp build: the snapshot, units and OSPH record */
+    whole_frame(&t, __pathprof_osp_dump);
   begin_line(&t, 'E');
   field(&t, t.frame);
   end_line(&t);

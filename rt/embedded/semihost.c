@@ -63,7 +63,8 @@ static int write_host(void *ctx, const void *buf, unsigned long len)
   return call(SYS_WRITE, args) == 0 ? 0 : -1; /* the host answers the bytes it did not write */
 }
 
-/* Writes the profile to path on the host (created or replaced). */
+/* Writes the profile to path on the host (created or replaced), followed in an osp build by the
+   OSP snapshot, a stream of its own whose OSPH record names the units of its stream. */
 int pathprof_semihost_write(const char *path)
 {
   unsigned long args[3], handle, n = 0;
@@ -82,6 +83,8 @@ int pathprof_semihost_write(const char *path)
     return -1;
   handle = (unsigned long)h;
   rc = pathprof_dump(write_host, &handle);
+  if (rc == 0 && __pathprof_osp_dump) /* an osp build: its snapshot as a second stream (§2) */
+    rc = __pathprof_osp_dump(write_host, &handle);
   args[0] = handle;
   if (call(SYS_CLOSE, args) != 0)
     rc = -1;

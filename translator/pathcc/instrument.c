@@ -323,6 +323,8 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
+  if (kpath_k(u->o) && pp_kpath_atomic(how))
+    pp_str_addf(&s, "%svoid __pathprof_kpath_id_atomic(struct __pathprof_ka *, unsigned long long);\n", ext);
   if (how == PP_COUNT_THREAD) pp_str_add(&s, "extern char " PP_ONE_THREAD ";\n");  /* as <sys/single_threaded.h> */
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
   if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */

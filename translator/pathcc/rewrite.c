@@ -105,13 +105,16 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
 static char *bump(const Gen *g, const char *idx) { return step(g, idx, false, NULL); }
 
 /* kpath mode: where a path ends, its id R + add goes to the activation's k-slab forest
-   stream (the runtime keeps ids of any value within its own memory). */
+   stream (the runtime keeps ids of any value within its own memory); under an atomic update
+   policy through __pathprof_kpath_id_atomic, which keeps interrupt handlers out of a forest
+   that one of them shares with the main program (bare metal). */
 static char *kpath_id(Gen *g, uint64_t add, bool zero) {
+  const char *fn = pp_kpath_atomic(g->lay->counting) ? "__pathprof_kpath_id_atomic" : "__pathprof_kpath_id";
   g->uses_ka = true;
-  if (zero) return pp_xasprintf("__pathprof_kpath_id(&" KA ", %" PRIu64 "ULL)", add);
+  if (zero) return pp_xasprintf("%s(&" KA ", %" PRIu64 "ULL)", fn, add);
   char *a = add_r(g, add);
   g->uses_r = true;
-  char *s = pp_xasprintf("__pathprof_kpath_id(&" KA ", %s)", a ? a : R);
+  char *s = pp_xasprintf("%s(&" KA ", %s)", fn, a ? a : R);
   free(a);
   return s;
 }

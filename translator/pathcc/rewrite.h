@@ -11,6 +11,9 @@
    mode). The hash table is atomic in all but the plain form (and plain while one thread runs). */
 enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_SHARD, PP_COUNT_ATOMIC_CARRY,
        PP_COUNT_ATOMIC_MASKED, PP_COUNT_THREAD };
+/* Whether a counting form asks for atomic updates (kpath mode: its ids then go to
+   __pathprof_kpath_id_atomic). */
+#define pp_kpath_atomic(counting) ((counting) != PP_COUNT_PLAIN && (counting) != PP_COUNT_THREAD)
 
 /* The test thread mode makes before each count: glibc clears it before the first thread starts
    (and never sets it again while threads run), so one predictable branch keeps one-thread
