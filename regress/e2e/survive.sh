@@ -49,6 +49,7 @@ plant() { ln -sf "$d/victim" "$1"; }
 sl=$d/sl.out
 plant "$sl.tmp"                                  # the locked writers' temporary
 (cd "$d" && PATHPROF_FILE=$sl ./prog) 2>"$d/sl1.err"
+plant "$d/.sl.out.crashed"                       # the mark that dumps lie beside it
 (cd "$d" && PATHPROF_FILE=$sl sh -c 'ln -s "$1/victim" "$2.crash.$$"; ln -s "$1/victim" "$2.crash.$$.tmp"; exec ./prog sig 15 none' x "$d" "$sl") 2>"$d/sl2.err"
 printf 'garbage, not a profile' >"$d/bad.out"    # a merge that fails saves aside
 (cd "$d" && PATHPROF_FILE=$d/bad.out sh -c 'ln -s "$1/victim" "$2.$$.bad-merge"; ln -s "$1/victim" "$2.$$.bad-merge.tmp.$$"; exec ./prog' x "$d" "$d/bad.out") 2>"$d/sl3.err"

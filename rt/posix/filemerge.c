@@ -67,6 +67,30 @@ int __pathprof_open_locked(const char *path, char *err, size_t errlen)
   return -1;
 }
 
+/* The mark that crash dumps (or a crash temporary) may lie beside path, made by whoever writes
+   one (__pathprof_mark_name); malloc'ed, 0 when out of memory. */
+static char *mark_name(const char *path)
+{
+  size_t n = strlen(path) + 10;
+  char *m = malloc(n);
+  if (m)
+    __pathprof_mark_name(path, m, n);
+  return m;
+}
+
+/* Whether the directory should be looked at for crash dumps: the mark is there (it is taken
+   away first, so a dump made while we look marks again). With no memory, always. */
+static int marked(const char *path)
+{
+  struct stat st;
+  char *m = mark_name(path);
+  int r = !m || lstat(m, &st) == 0;
+  if (m && r)
+    unlink(m);
+  free(m);
+  return r;
+}
+
 /* The files beside the profile that a locked writer looks after. */
 struct beside {
   char **dumps;    /* crash dumps "<path>.crash.<digits>", to add in */
@@ -152,10 +176,14 @@ static int add_dumps(struct beside *bs, struct pp_profile *q, char *err, size_t 
 }
 
 /* Whether a unit of p has the checksum of a unit of the file but other sizes (another build):
-   then only the full merge can say so properly. */
+   then only the full merge can say so properly. With a partial layout (the first stream's
+   units only), also whether a unit of p is not among them: appenders add only units the first
+   stream has with the same sizes, or have walked the whole file, so that no stream between
+   can hold a size the quick look did not see. */
 static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
 {
   size_t i, lo, hi, mid;
+  int seen;
   for (i = 0; i < p->nunits; i++) {
     for (lo = 0, hi = l->nunits; lo < hi;) {
       mid = (lo + hi) / 2;
@@ -164,9 +192,11 @@ static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
       else
         hi = mid;
     }
-    for (; lo < l->nunits && l->units[lo][0] == p->units[i].checksum; lo++)
+    for (seen = 0; lo < l->nunits && l->units[lo][0] == p->units[i].checksum; lo++, seen = 1)
       if (l->units[lo][1] != p->units[i].ncounters)
         return 1;
+    if (l->partial && !seen)
+      return 1;
   }
   return 0;
 }
@@ -229,12 +259,14 @@ static int room_to_append(const struct pp_layout *l, size_t n)
 
 /* The file's layout (a walk of its record headers, mapped read-only, and the checksums of a
    small file or of its last stream); other is set when it cannot be walked or a checksum is
-   wrong, and the full read then judges the file. */
-static void layout_of(int fd, size_t size, struct pp_layout *l)
+   wrong, and the full read then judges the file. Quick: only the first and the last stream
+   of a larger file are walked (a partial layout, pp_profile_layout_quick). */
+static void layout_of(int fd, size_t size, struct pp_layout *l, int quick)
 {
   unsigned char *m = size ? mmap(0, size, PROT_READ, MAP_SHARED, fd, 0) : 0;
   memset(l, 0, sizeof *l);
-  if (m == MAP_FAILED || (m && pp_profile_layout_checked(m, size, l, VERIFY_MAX) != 0))
+  if (m == MAP_FAILED || (m && (quick ? pp_profile_layout_quick(m, size, l, VERIFY_MAX)
+                                      : pp_profile_layout_checked(m, size, l, VERIFY_MAX)) != 0))
     l->other = 1;
   if (m && m != MAP_FAILED)
     munmap(m, size);
@@ -318,6 +350,10 @@ static int merge_continuous(int fd, const char *path, const struct pp_profile *p
   snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
   rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
   free(name);
+  if (rc == 0 && (name = mark_name(path))) {
+    __pathprof_touch(name);
+    free(name);
+  }
   return rc;
 }
 
@@ -353,10 +389,15 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     if (rc == 0)
       rc = merge_continuous(fd, path, &q, err, errlen);
   } else {
-    scan_beside(path, &bs);
-    layout_of(fd, (size_t)st.st_size, &l);
+    if (marked(path))
+      scan_beside(path, &bs);
+    layout_of(fd, (size_t)st.st_size, &l, 1);
     rc = bs.ndumps ? 0 : append_snapshot(fd, path, ss, &l, sync, err, errlen);
     if (rc == 0) { /* everything else: the dense profile, with the crash dumps */
+      if (l.partial) { /* the full walk, for what the quick look does not tell */
+        free(l.units);
+        layout_of(fd, (size_t)st.st_size, &l, 0);
+      }
       rc = __pathprof_snapshot_profile(ss, &q, err, errlen);
       if (rc == 0)
         rc = add_dumps(&bs, &q, err, errlen);

@@ -76,7 +76,11 @@ void __pathprof_write_end(const sigset_t *old);
 void __pathprof_crash_init(const char *path);
 void __pathprof_crash_names(const char *path);
 /* crash.c: a pathprof_write_fn writing to the fd *(int *)ctx with write(2) only
-   (async-signal-safe). */
+   (async-signal-safe); makes an empty file at name when there is none, never through a link
+   (async-signal-safe); the name of the mark that crash dumps lie beside the profile at path,
+   "<dir>/.<name>.crashed", into buf of len bytes ("" when it does not fit). */
 int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len);
+void __pathprof_touch(const char *name);
+void __pathprof_mark_name(const char *path, char *buf, size_t len);
 
 #endif

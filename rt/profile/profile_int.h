@@ -64,11 +64,22 @@ int ppf_fold_forests(struct pp_forest *v, size_t n, struct pp_profile *out, char
 void ppf_free_forests(struct pp_forest *v, size_t n);
 /* Frees an OSPH record. */
 void ppf_free_osph(struct pp_osph *o);
-/* Unit records a reader has parsed so far, in file order. */
+/* Unit records a reader has parsed so far, in file order. The totals' list also has an index
+   by checksum (idx: positions + 1 in a table of icap slots, nidx used), so that a sparse record
+   of a unit already there is added into it, and the checksums of the current stream's records
+   in order (sums, nsums of scap: what an OSPH record's unit numbers mean). */
 struct ppf_recs {
   struct pp_unitrec *v;
   size_t n, cap;
+  size_t *idx, icap, nidx;
+  unsigned long long *sums;
+  size_t nsums, scap;
 };
+/* Adds all of canonical src but its counters into canonical dst of the same checksum (sizes
+   checked, hashes joined, dropped added, the smaller name kept); dst unchanged on error. */
+int ppf_merge_rest(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err, size_t errlen);
+/* Adds count v into *c, saturating at 2^64-1. */
+void ppf_add_count(unsigned long long *c, unsigned long long v);
 
 /* Tests a reader has parsed so far (TEST records, version 2): each one's name and unit
    records. */

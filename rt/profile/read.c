@@ -19,17 +19,15 @@ static unsigned long long fnv(unsigned long long h, const unsigned char *p, size
 }
 
 /* Little-endian u64 at p. */
-static unsigned long long get_u64(const unsigned char *p)
+static inline unsigned long long get_u64(const unsigned char *p)
 {
-  unsigned long long v = 0;
-  int i;
-  for (i = 7; i >= 0; i--)
-    v = v << 8 | p[i];
-  return v;
+  return (unsigned long long)p[0] | (unsigned long long)p[1] << 8 | (unsigned long long)p[2] << 16 |
+         (unsigned long long)p[3] << 24 | (unsigned long long)p[4] << 32 | (unsigned long long)p[5] << 40 |
+         (unsigned long long)p[6] << 48 | (unsigned long long)p[7] << 56;
 }
 
 /* Little-endian u32 at p. */
-static unsigned long get_u32(const unsigned char *p)
+static inline unsigned long get_u32(const unsigned char *p)
 {
   return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
          (unsigned long)p[3] << 24;
@@ -131,8 +129,82 @@ static int push(struct ppf_recs *l, struct pp_unitrec *u)
   return 0;
 }
 
+/* The slot of l's index where checksum c is, or the empty slot where it would go. */
+static size_t rec_slot(const struct ppf_recs *l, unsigned long long c)
+{
+  size_t h = (size_t)((c * 0x9E3779B97F4A7C15ULL) >> 17) & (l->icap - 1);
+  while (l->idx[h] && l->v[l->idx[h] - 1].checksum != c)
+    h = (h + 1) & (l->icap - 1);
+  return h;
+}
+
+/* The position in l of the first record of checksum c, or l->n when there is none (or no
+   index). */
+static size_t rec_find(const struct ppf_recs *l, unsigned long long c)
+{
+  size_t h;
+  if (!l->icap)
+    return l->n;
+  h = rec_slot(l, c);
+  return l->idx[h] ? l->idx[h] - 1 : l->n;
+}
+
+/* Notes the last record of l in its index (the first record of a checksum stays the one
+   found); 0, or -1 when out of memory. */
+static int rec_index(struct ppf_recs *l)
+{
+  size_t *old = l->idx, n = l->icap, i, h;
+  if (2 * (l->nidx + 1) > l->icap) {
+    l->icap = n ? 2 * n : 16;
+    if (!(l->idx = calloc(l->icap, sizeof *l->idx))) {
+      l->idx = old;
+      l->icap = n;
+      return -1;
+    }
+    for (i = 0; i < n; i++)
+      if (old[i])
+        l->idx[rec_slot(l, l->v[old[i] - 1].checksum)] = old[i];
+    free(old);
+  }
+  h = rec_slot(l, l->v[l->n - 1].checksum);
+  if (!l->idx[h]) {
+    l->idx[h] = l->n;
+    l->nidx++;
+  }
+  return 0;
+}
+
+/* Notes checksum c as the next record of the current stream of l; 0, or -1 (no memory). */
+static int rec_sum(struct ppf_recs *l, unsigned long long c)
+{
+  void *v = l->sums;
+  if (ppf_reserve(&v, &l->scap, l->nsums, sizeof *l->sums) != 0)
+    return -1;
+  l->sums = v;
+  l->sums[l->nsums++] = c;
+  return 0;
+}
+
+/* Frees l's index and stream checksums. */
+static void rec_index_free(struct ppf_recs *l)
+{
+  free(l->idx);
+  free(l->sums);
+  l->idx = 0;
+  l->sums = 0;
+  l->icap = l->nidx = l->nsums = l->scap = 0;
+}
+
+/* Appends u to l as push does; for the totals (indexed) list, notes it in the index too. */
+static int push_indexed(struct ppf_recs *l, struct pp_unitrec *u, int indexed)
+{
+  if (push(l, u) != 0)
+    return -1;
+  return indexed && rec_index(l) != 0 ? -1 : 0;
+}
+
 /* Parses the unit record at *pos (its tag already seen) and appends it to l. */
-static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l)
+static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l, int indexed)
 {
   size_t at = *pos, q = at + UNIT_FIXED;
   struct pp_unitrec u;
@@ -150,43 +222,39 @@ static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l)
     return -1;
   }
   ppf_canon_hash(&u);
-  if (push(l, &u) != 0)
+  if (push_indexed(l, &u, indexed) != 0)
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   *pos = q;
   return 0;
 }
 
-/* Decodes the (index, count) pairs of the sparse record at `at` into u's dense counters: indices
-   ascending and in range, counts nonzero. *pos moves past them. */
-static int parse_set(const struct in *in, size_t at, size_t *pos, unsigned long long nset,
-                     struct pp_unitrec *u)
+/* Checks the nset (index, count) pairs of the sparse record at `at` that start at p: indices
+   ascending and below nc, counts nonzero. */
+static int check_pairs(const struct in *in, size_t at, const unsigned char *p, unsigned long long nset,
+                       unsigned long long nc)
 {
   unsigned long long i, idx, prev = 0;
-  const unsigned char *p = in->b + *pos;
-  if (nset > (in->len - *pos) / 16)
-    return truncated(in, at);
-  if (!(u->counters = ppf_alloc_array(u->ncounters, sizeof *u->counters)))
-    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
-  memset(u->counters, 0, (size_t)u->ncounters * sizeof *u->counters);
+  (void)at;
   for (i = 0; i < nset; i++, p += 16) {
     idx = get_u64(p);
-    if (idx >= u->ncounters || (i && idx <= prev) || get_u64(p + 8) == 0)
+    if (idx >= nc || (i && idx <= prev) || get_u64(p + 8) == 0)
       return ppf_fail(in->err, in->errlen, "%s: sparse counter %llu at byte %zu: index %llu out of "
                       "order or range, or count 0", in->fname, i, (size_t)(p - in->b), idx);
-    u->counters[idx] = get_u64(p + 8);
     prev = idx;
   }
-  *pos = (size_t)(p - in->b);
   return 0;
 }
 
-/* Parses the sparse unit record (SPRS) at *pos and appends it to l as a dense one. */
-static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
+/* Parses the sparse unit record (SPRS) at *pos: added into the record of its unit that l has
+   already (indexed: the totals, whose sizes agree), else appended to l as a dense one. Either
+   way it costs what its pairs and hash entries cost, not its unit's size, when it is added. */
+static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l, int indexed)
 {
-  size_t at = *pos, q = at + SPRS_FIXED;
+  size_t at = *pos, q = at + SPRS_FIXED, e;
   unsigned long long nset, i;
-  struct pp_unitrec u;
-  const unsigned char *p;
+  struct pp_unitrec u, *d;
+  const unsigned char *p, *pairs;
+  char msg[256];
 
   memset(&u, 0, sizeof u);
   if (in->len - at < SPRS_FIXED)
@@ -199,12 +267,20 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
   if (u.ncounters > SPRS_MAX_COUNTERS || nset > u.ncounters)
     return ppf_fail(in->err, in->errlen, "%s: sparse unit record at byte %zu: %llu of %llu counters "
                     "(at most %llu)", in->fname, at, nset, u.ncounters, SPRS_MAX_COUNTERS);
-  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0 ||
-      parse_set(in, at, &q, nset, &u) != 0 || u.nhash > (in->len - q) / 24 ||
-      !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
-    if (u.name && u.counters && u.nhash > (in->len - q) / 24)
+  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0)
+    return -1;
+  pairs = in->b + q;
+  if (nset > (in->len - q) / 16 || check_pairs(in, at, pairs, nset, u.ncounters) != 0) {
+    if (nset > (in->len - q) / 16)
       truncated(in, at);
-    else if (u.name && u.counters)
+    ppf_free_unit(&u);
+    return -1;
+  }
+  q += (size_t)nset * 16;
+  if (u.nhash > (in->len - q) / 24 || !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
+    if (u.nhash > (in->len - q) / 24)
+      truncated(in, at);
+    else
       ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
     ppf_free_unit(&u);
     return -1;
@@ -214,10 +290,29 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
     u.hash[i].id = get_u64(p + 8);
     u.hash[i].count = get_u64(p + 16);
   }
-  ppf_canon_hash(&u);
-  if (push(l, &u) != 0)
-    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   *pos = (size_t)(p - in->b);
+  ppf_canon_hash(&u);
+  e = indexed ? rec_find(l, u.checksum) : l->n;
+  if (e < l->n && l->v[e].ncounters == u.ncounters) { /* added into the unit's record */
+    d = &l->v[e];
+    if (ppf_merge_rest(d, &u, msg, sizeof msg) != 0) {
+      ppf_free_unit(&u);
+      return ppf_fail(in->err, in->errlen, "%s: %s", in->fname, msg);
+    }
+    for (p = pairs, i = 0; i < nset; i++, p += 16)
+      ppf_add_count(&d->counters[get_u64(p)], get_u64(p + 8));
+    ppf_free_unit(&u);
+    return 0;
+  }
+  if (!(u.counters = ppf_alloc_array(u.ncounters, sizeof *u.counters))) {
+    ppf_free_unit(&u);
+    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  }
+  memset(u.counters, 0, (size_t)u.ncounters * sizeof *u.counters);
+  for (p = pairs, i = 0; i < nset; i++, p += 16)
+    u.counters[get_u64(p)] = get_u64(p + 8);
+  if (push_indexed(l, &u, indexed) != 0)
+    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   return 0;
 }
 
@@ -312,15 +407,16 @@ static int parse_osph(const struct in *in, size_t *pos, struct pp_osph **out)
   return 0;
 }
 
-/* Replaces the OSPH blocks' record numbers by the checksums of those unit records. */
-static int resolve_osph(const struct in *in, struct pp_osph *o, const struct ppf_recs *l)
+/* Replaces the OSPH blocks' record numbers by the checksums of those unit records (the n of
+   its stream, whose checksums are sums). */
+static int resolve_osph(const struct in *in, struct pp_osph *o, const unsigned long long *sums, size_t n)
 {
   unsigned long long j;
   for (j = 0; o && j < o->nblocks; j++) {
-    if (o->blocks[j].unit >= l->n)
+    if (o->blocks[j].unit >= n)
       return ppf_fail(in->err, in->errlen, "%s: OSPH block %llu names unit record %llu of %zu", in->fname, j,
-                  o->blocks[j].unit, l->n);
-    o->blocks[j].unit = l->v[o->blocks[j].unit].checksum;
+                  o->blocks[j].unit, n);
+    o->blocks[j].unit = sums[o->blocks[j].unit];
   }
   return 0;
 }
@@ -468,7 +564,10 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
       rc = parse_test_head(in, &q, tl, &left);
     else if (tag == UNIT_TAG || tag == SPRS_TAG) { /* the current test's, else the totals' */
       struct ppf_recs *dst = left ? &tl->v[tl->n - 1].recs : l;
-      rc = tag == UNIT_TAG ? parse_unit(in, &q, dst) : parse_sparse(in, &q, dst);
+      size_t at = q;
+      rc = tag == UNIT_TAG ? parse_unit(in, &q, dst, !left) : parse_sparse(in, &q, dst, !left);
+      if (rc == 0 && !left && rec_sum(l, get_u64(in->b + at + 8)) != 0)
+        return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
       nunits += !left;
       left -= !!left;
     } else
@@ -484,17 +583,14 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
 static int parse_body(const struct in *in, struct ppf_recs *l, struct pp_osph **osp, struct forests *fl,
                       struct ppf_testlist *tl)
 {
-  size_t pos = 0, first;
+  size_t pos = 0;
   struct pp_osph *before;
-  struct ppf_recs view;
   do {
-    first = l->n;
+    l->nsums = 0;
     before = *osp;
     if (parse_stream(in, &pos, l, osp, fl, tl) != 0)
       return -1;
-    view.v = l->v ? l->v + first : 0;
-    view.n = l->n - first;
-    if (*osp != before && resolve_osph(in, *osp, &view) != 0)
+    if (*osp != before && resolve_osph(in, *osp, l->sums, l->nsums) != 0)
       return -1;
   } while (pos < in->len);
   return 0;
@@ -604,7 +700,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
                      struct pp_profile *out, char *err, size_t errlen)
 {
   struct in in;
-  struct ppf_recs l = {0, 0, 0};
+  struct ppf_recs l;
   struct pp_osph *osp = 0;
   struct forests fl = {0, 0, 0};
   struct pp_profile forests, tests;
@@ -616,11 +712,13 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.fname = fname ? fname : "<profile>";
   in.err = err;
   in.errlen = errlen;
+  memset(&l, 0, sizeof l);
   memset(out, 0, sizeof *out);
   memset(&forests, 0, sizeof forests);
   memset(&tests, 0, sizeof tests);
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
       : parse_body(&in, &l, &osp, &fl, &tl) != 0) {
+    rec_index_free(&l);
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
     ppf_free_osph(osp);
@@ -628,6 +726,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
     pp_profile_free(&tests);
     return -1;
   }
+  rec_index_free(&l);
   if (ppf_fold_testlist(&tl, &tests, msg, sizeof msg) != 0) {
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
@@ -844,7 +943,7 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
 {
   unsigned long tag = get_u32(b + at);
   size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : tag == TEST_TAG ? TEST_FIXED : 0, q;
-  unsigned long long nc;
+  unsigned long long nc, sum;
   size_t lo, hi, mid;
   void *v;
 
@@ -862,24 +961,29 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
   q = q == WALK_CUT ? q : body_end(len, q, get_u64(b + at + (tag == SPRS_TAG ? 32 : 24)), 24);
   if (q == WALK_CUT)
     return q;
-  lo = 0; /* kept sorted and unique as they come: most streams repeat the same units */
+  sum = get_u64(b + at + 8);
+  lo = out->hint; /* kept sorted and unique as they come: most streams repeat the same units, in
+                     the same order, so the unit after the last one found is tried first */
+  if (lo < out->nunits && out->units[lo][0] == sum && out->units[lo][1] == nc)
+    return out->hint = lo + 1, q;
+  lo = 0;
   hi = out->nunits;
   while (lo < hi) {
     mid = (lo + hi) / 2;
-    if (out->units[mid][0] < get_u64(b + at + 8) ||
-        (out->units[mid][0] == get_u64(b + at + 8) && out->units[mid][1] < nc))
+    if (out->units[mid][0] < sum || (out->units[mid][0] == sum && out->units[mid][1] < nc))
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo < out->nunits && out->units[lo][0] == get_u64(b + at + 8) && out->units[lo][1] == nc)
+  out->hint = lo + 1;
+  if (lo < out->nunits && out->units[lo][0] == sum && out->units[lo][1] == nc)
     return q;
   v = out->units;
   if ((out->nunits & (out->nunits - 1)) == 0 && !(v = realloc(out->units, 2 * (out->nunits + 1) * sizeof *out->units)))
     return WALK_BAD;
   out->units = v;
   memmove(out->units + lo + 1, out->units + lo, (out->nunits - lo) * sizeof *out->units);
-  out->units[lo][0] = get_u64(b + at + 8);
+  out->units[lo][0] = sum;
   out->units[lo][1] = nc;
   out->nunits++;
   return q;
@@ -889,6 +993,7 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
 static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
 {
   size_t q = at + HEADER_LEN;
+  out->hint = 0;
   if (memcmp(b + at, "PATHPROF", len - at < 8 ? len - at : 8) != 0)
     return WALK_BAD;
   if (len - at < HEADER_LEN)
@@ -960,6 +1065,47 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
 
 int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
 {
+  return layout(b, n, out, verify);
+}
+
+/* The start of the last stream header ("PATHPROF", version 1 or 2, flags 0) in b[from..n), or
+   n when there is none. */
+static size_t last_header(const unsigned char *b, size_t from, size_t n)
+{
+  size_t at = n - HEADER_LEN + 1;
+  while (n - from >= HEADER_LEN && at-- > from)
+    if (b[at] == 'P' && !memcmp(b + at, "PATHPROF", 8) && (get_u32(b + at + 8) == 1 || get_u32(b + at + 8) == 2) &&
+        get_u32(b + at + 12) == 0)
+      return at;
+  return n;
+}
+
+int pp_profile_layout_quick(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
+{
+  size_t first, last;
+  struct pp_layout tail;
+
+  memset(out, 0, sizeof *out);
+  if (n <= verify || (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8)))
+    return layout(b, n, out, verify);
+  first = walk_stream(b, n, 0, out);
+  if (first == WALK_CUT || first == WALK_BAD || first > n)
+    return free(out->units), layout(b, n, out, verify);
+  out->first = out->committed = first;
+  out->nstreams = 1;
+  out->partial = 1;
+  if (first == n) /* one stream: a larger file's checksums are left to readers */
+    return 0;
+  memset(&tail, 0, sizeof tail);
+  last = last_header(b, n - first > verify ? n - verify : first, n);
+  if (last < n && walk_stream(b, n, last, &tail) == n && stream_sum_ok(b, last, n)) {
+    free(tail.units);
+    out->committed = n;
+    out->nstreams = 2;
+    return 0;
+  }
+  free(tail.units);
+  free(out->units);
   return layout(b, n, out, verify);
 }
 
