@@ -138,7 +138,7 @@ static int convert(int fd, const char *path, char *err, size_t errlen)
   }
   if (p.nforests || p.osp)
     snprintf(err, errlen, "%s: holds k-iteration forests, which a continuous file cannot", path);
-  else if ((nfd = pp_open_new(tmp)) < 0)
+  else if (__pathprof_mark(path), (nfd = pp_open_new(tmp)) < 0) /* a kill leaves it looked for */
     snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
   else if (write_header(nfd, tmp, err, errlen) != 0 || __pathprof_cont_add_file(nfd, tmp, &p, err, errlen) != 0 ||
            rename(tmp, path) != 0) {
@@ -163,7 +163,7 @@ int __pathprof_cont_open(const char *path, char *err, size_t errlen)
 
   page = (size_t)sysconf(_SC_PAGESIZE);
   err[0] = 0;
-  if ((fd = __pathprof_open_locked(path, err, errlen)) < 0)
+  if ((fd = __pathprof_open_locked(path, 0, err, errlen)) < 0)
     return -1;
   if (fstat(fd, &st) != 0) {
     snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));

@@ -35,11 +35,13 @@ static const int terminating[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM, SI
 #define NFATAL ((int)(sizeof fatal / sizeof fatal[0]))
 #define NTERM ((int)(sizeof terminating / sizeof terminating[0]))
 
-/* Names prepared outside the handler: the profile's directory, the crash dump's name and its
-   fallback temporary, and whether the profile is a device (then the dump goes straight to it).
-   Empty name: no dump. */
+/* The profile's path, kept outside the handler (empty: no dump); the names the handler makes of
+   it (async-signal-safe: no syscall or page touched at startup for them): the profile's
+   directory, the crash dump's name and its fallback temporary, the mark, and whether the
+   profile is a device (then the dump goes straight to it). */
+static char crash_path[PATH_MAX + 1];
 static char crash_dir[PATH_MAX + 2], crash_name[PATH_MAX + 48], crash_tmp[PATH_MAX + 56],
-  crash_mark[PATH_MAX + 8];
+  crash_mark[PATH_MAX + 10];
 static size_t name_len;
 static int to_device;
 /* 0 no dump yet, 1 one thread dumping, 2 done: the first signal dumps, the others wait. */
@@ -63,22 +65,31 @@ static char *put_dec(char *p, long v)
   return p;
 }
 
-/* Prepares the names for this process's profile path (again after fork: the pid changed). */
+/* Keeps this process's profile path for the handler (again after fork: "%p" may differ). */
 void __pathprof_crash_names(const char *path)
 {
+  size_t n = strlen(path);
+  crash_path[0] = 0;
+  if (n <= PATH_MAX)
+    memcpy(crash_path, path, n + 1);
+}
+
+/* In the handler: the names of the dump, its temporary and the mark beside the profile, with
+   this process's pid; 0, or -1 when there is no profile path. */
+static int make_names(void)
+{
   struct stat st;
-  const char *slash = strrchr(path, '/');
+  const char *path = crash_path, *slash = strrchr(path, '/');
   size_t n = strlen(path);
   char *p;
 
   crash_name[0] = crash_tmp[0] = crash_dir[0] = crash_mark[0] = 0;
-  if (n > PATH_MAX)
-    return;
+  if (!n)
+    return -1;
   to_device = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-  memcpy(crash_name, path, n);
-  crash_name[n] = 0;
+  memcpy(crash_name, path, n + 1);
   if (to_device)
-    return;
+    return 0;
   __pathprof_mark_name(path, crash_mark, sizeof crash_mark);
   memcpy(crash_dir, path, slash ? (size_t)(slash - path) + 1 : 0); /* "dir/." or "." */
   strcpy(crash_dir + (slash ? (slash - path) + 1 : 0), ".");
@@ -86,6 +97,7 @@ void __pathprof_crash_names(const char *path)
   name_len = (size_t)(p - crash_name);
   memcpy(crash_tmp, crash_name, name_len);
   strcpy(crash_tmp + name_len, ".tmp");
+  return 0;
 }
 
 /* Whether u's counts are only in memory (mapped ones are in the continuous file already). */
@@ -202,8 +214,10 @@ static void on_signal(int sig)
   int expect = 0, saved = errno, fd = -1;
 
   wait_while(&writing, 1);
-  if (crash_name[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    if (to_device && (fd = open(crash_name, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
+  if (crash_path[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (make_names() != 0)
+      ;
+    else if (to_device && (fd = open(crash_name, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
       __pathprof_crash_sync();
       __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
       close(fd);

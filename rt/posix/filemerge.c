@@ -27,7 +27,7 @@
 /* Opens path (O_NOFOLLOW: a link there is refused, never followed; created with O_EXCL when
    missing) and takes an fcntl write lock on it, retrying when another writer renamed a new
    file over the path meanwhile. Returns the locked fd, or -1 with err set. */
-int __pathprof_open_locked(const char *path, char *err, size_t errlen)
+int __pathprof_open_locked(const char *path, struct stat *st, char *err, size_t errlen)
 {
   struct flock fl;
   struct stat a, b;
@@ -59,8 +59,11 @@ int __pathprof_open_locked(const char *path, char *err, size_t errlen)
       close(fd);
       return -1;
     }
-    if (lstat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    if (lstat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+      if (st)
+        *st = b; /* the size as the lock found it */
       return fd;
+    }
     close(fd); /* the file we locked was replaced or removed: lock the new one */
   }
   snprintf(err, errlen, "%s: cannot lock: the file keeps being replaced", path);
@@ -76,6 +79,15 @@ static char *mark_name(const char *path)
   if (m)
     __pathprof_mark_name(path, m, n);
   return m;
+}
+
+/* Leaves the mark beside path: the next writer is to look at the directory. */
+void __pathprof_mark(const char *path)
+{
+  char *m = mark_name(path);
+  if (m)
+    __pathprof_touch(m);
+  free(m);
 }
 
 /* Whether the directory should be looked at for crash dumps: the mark is there (it is taken
@@ -237,6 +249,7 @@ static int rewrite(int fd, const char *path, const struct pp_profile *q, int emp
 {
   struct pp_profile old = {0};
   int rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
+  __pathprof_mark(path); /* our temporary, if we are killed while writing it, is looked for */
   if (rc == 0 && pp_profile_merge(&old, q, err, errlen) != 0) {
     size_t n = strlen(err);
     snprintf(err + n, errlen - n, " (cannot merge into %s)", path);
@@ -257,19 +270,17 @@ static int room_to_append(const struct pp_layout *l, size_t n)
   return l->nstreams < MAX_STREAMS && appended + n <= limit;
 }
 
-/* The file's layout (a walk of its record headers, mapped read-only, and the checksums of a
-   small file or of its last stream); other is set when it cannot be walked or a checksum is
-   wrong, and the full read then judges the file. Quick: only the first and the last stream
-   of a larger file are walked (a partial layout, pp_profile_layout_quick). */
-static void layout_of(int fd, size_t size, struct pp_layout *l, int quick)
+/* The layout of the file mapped at m (size bytes; MAP_FAILED when it could not be mapped): a
+   walk of its record headers, and the checksums of a small file or of its last stream; other is
+   set when it cannot be walked or a checksum is wrong, and the full read then judges the file.
+   Quick: only the first and the last stream of a larger file are walked (a partial layout,
+   pp_profile_layout_quick). */
+static void layout_of(const unsigned char *m, size_t size, struct pp_layout *l, int quick)
 {
-  unsigned char *m = size ? mmap(0, size, PROT_READ, MAP_SHARED, fd, 0) : 0;
   memset(l, 0, sizeof *l);
   if (m == MAP_FAILED || (m && (quick ? pp_profile_layout_quick(m, size, l, VERIFY_MAX)
                                       : pp_profile_layout_checked(m, size, l, VERIFY_MAX)) != 0))
     l->other = 1;
-  if (m && m != MAP_FAILED)
-    munmap(m, size);
 }
 
 /* The common case, proportional to what the run counted: the snapshot's units (each checksum
@@ -323,10 +334,13 @@ static int merge_profile(int fd, const char *path, const struct pp_profile *q, c
   return rc;
 }
 
-/* Whether the file fd is a continuous profile (it begins with that magic). */
-static int is_continuous(int fd, size_t size)
+/* Whether the file fd, mapped at m (MAP_FAILED: not mapped), is a continuous profile (it begins
+   with that magic). */
+static int is_continuous(int fd, const unsigned char *m, size_t size)
 {
   char magic[8];
+  if (m != MAP_FAILED)
+    return size >= 8 && !memcmp(m, PP_CONT_MAGIC, 8);
   return size >= 8 && pread(fd, magic, 8, 0) == 8 && !memcmp(magic, PP_CONT_MAGIC, 8);
 }
 
@@ -350,10 +364,8 @@ static int merge_continuous(int fd, const char *path, const struct pp_profile *p
   snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
   rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
   free(name);
-  if (rc == 0 && (name = mark_name(path))) {
-    __pathprof_touch(name);
-    free(name);
-  }
+  if (rc == 0)
+    __pathprof_mark(path);
   return rc;
 }
 
@@ -368,35 +380,34 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
   struct pp_profile q = {0};
   struct stat st;
   size_t i, n = strlen(path) + 8;
-  char *tmp = malloc(n);
-  int fd = __pathprof_open_locked(path, err, errlen), rc;
+  unsigned char *m = MAP_FAILED;
+  char *tmp;
+  int fd = __pathprof_open_locked(path, &st, err, errlen), rc, look;
 
-  if (fd < 0 || !tmp || fstat(fd, &st) != 0) {
-    if (fd >= 0)
-      snprintf(err, errlen, "%s: %s", path, tmp ? strerror(errno) : "out of memory");
-    free(tmp);
-    if (fd >= 0)
-      close(fd);
+  if (fd < 0)
     return -1;
-  }
-  snprintf(tmp, n, "%s.tmp", path);
-  unlink(tmp); /* a dead writer's (we hold the lock) */
-  free(tmp);
   memset(&l, 0, sizeof l);
   memset(&bs, 0, sizeof bs);
-  if (is_continuous(fd, (size_t)st.st_size)) {
+  if ((look = marked(path)) && (tmp = malloc(n))) { /* a dead writer's temporary (we hold the lock) */
+    snprintf(tmp, n, "%s.tmp", path);
+    unlink(tmp);
+    free(tmp);
+  }
+  if (st.st_size > 0)
+    m = mmap(0, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  if (is_continuous(fd, m, (size_t)st.st_size)) {
     rc = __pathprof_snapshot_profile(ss, &q, err, errlen);
     if (rc == 0)
       rc = merge_continuous(fd, path, &q, err, errlen);
   } else {
-    if (marked(path))
+    if (look)
       scan_beside(path, &bs);
-    layout_of(fd, (size_t)st.st_size, &l, 1);
+    layout_of(st.st_size ? m : 0, (size_t)st.st_size, &l, 1);
     rc = bs.ndumps ? 0 : append_snapshot(fd, path, ss, &l, sync, err, errlen);
     if (rc == 0) { /* everything else: the dense profile, with the crash dumps */
       if (l.partial) { /* the full walk, for what the quick look does not tell */
         free(l.units);
-        layout_of(fd, (size_t)st.st_size, &l, 0);
+        layout_of(m, (size_t)st.st_size, &l, 0);
       }
       rc = __pathprof_snapshot_profile(ss, &q, err, errlen);
       if (rc == 0)
@@ -413,6 +424,8 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
   else if (rc == 0 && sync && st.st_size == 0)
     pp_sync_dir(path);
+  if (m != MAP_FAILED)
+    munmap(m, (size_t)st.st_size);
   free(l.units);
   free_beside(&bs);
   pp_profile_free(&q);

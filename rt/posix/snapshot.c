@@ -109,17 +109,22 @@ static int pagemap_window(struct pagemap *pm, unsigned long p, unsigned long las
   return 0;
 }
 
-/* Opens the pagemap, and keeps it only if it says that a page just written is present. */
+/* Opens the pagemap, and keeps it only if it says that a page just written is present (read
+   with the units' pages when they are near it: one read for both). */
 static void pagemap_open(struct pagemap *pm)
 {
   long pg = sysconf(_SC_PAGESIZE);
+  unsigned long p, lo, hi, max = sizeof pm->e / sizeof pm->e[0];
   pm->fd = pg > 0 ? open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
   pm->page = pg > 0 ? (unsigned long)pg : 4096;
   pm->n = 0;
   pagemap_probe++;
-  if (pm->fd >= 0 && (pagemap_window(pm, (unsigned long)&pagemap_probe / pm->page,
-                                     (unsigned long)&pagemap_probe / pm->page) != 0 ||
-                      !(pm->e[0] >> 63))) {
+  p = (unsigned long)&pagemap_probe / pm->page;
+  lo = pm->lo / pm->page < p ? pm->lo / pm->page : p;
+  hi = (pm->end - 1) / pm->page > p ? (pm->end - 1) / pm->page : p;
+  if (hi - lo >= max)
+    lo = hi = p;
+  if (pm->fd >= 0 && (pagemap_window(pm, lo, hi) != 0 || p - pm->first >= pm->n || !(pm->e[p - pm->first] >> 63))) {
     if (pm->fd >= 0)
       close(pm->fd);
     pm->fd = -1;
