@@ -218,12 +218,14 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out);
    read, which refuses the file, instead of appending counts after damage). */
 int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify);
 
-/* pp_profile_layout_checked for a file larger than `verify` that a walk of its first stream and
-   of its last (found from the end: its header, its walk ending at the file's end, its checksum)
-   describe, without walking the streams between: partial is set, units are the first stream's.
-   A writer appending units that are all there with their sizes needs no more (appenders keep
-   to the first stream's sizes, or walk everything); otherwise, and whenever the quick look
-   cannot decide, the full walk's layout is returned. */
+/* The writer's quick look before appending: a walk of the first stream and of the last (found
+   from the end: its header, its walk ending at the file's end, and its checksum when it is at
+   most `verify` bytes; an only stream's likewise), without walking the streams between:
+   partial is set, units are the first stream's. A writer appending units that are all there
+   with their sizes needs no more (appenders keep to the first stream's sizes, or walk
+   everything); otherwise, and whenever the quick look cannot decide, the full walk's layout
+   (pp_profile_layout_checked) is returned. Damage in a stream between is left to the next
+   full read. */
 int pp_profile_layout_quick(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify);
 
 /* The byte count of a file's bytes that readers parse: all but a torn tail (pp_layout). */

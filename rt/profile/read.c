@@ -1086,19 +1086,19 @@ int pp_profile_layout_quick(const unsigned char *b, size_t n, struct pp_layout *
   struct pp_layout tail;
 
   memset(out, 0, sizeof *out);
-  if (n <= verify || (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8)))
+  if (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8))
     return layout(b, n, out, verify);
   first = walk_stream(b, n, 0, out);
-  if (first == WALK_CUT || first == WALK_BAD || first > n)
+  if (first == WALK_CUT || first == WALK_BAD || first > n || (first == n && n <= verify && !stream_sum_ok(b, 0, n)))
     return free(out->units), layout(b, n, out, verify);
   out->first = out->committed = first;
   out->nstreams = 1;
   out->partial = 1;
-  if (first == n) /* one stream: a larger file's checksums are left to readers */
+  if (first == n) /* one stream, checked when it is at most `verify` bytes */
     return 0;
   memset(&tail, 0, sizeof tail);
   last = last_header(b, n - first > verify ? n - verify : first, n);
-  if (last < n && walk_stream(b, n, last, &tail) == n && stream_sum_ok(b, last, n)) {
+  if (last < n && walk_stream(b, n, last, &tail) == n && (n - last > verify || stream_sum_ok(b, last, n))) {
     free(tail.units);
     out->committed = n;
     out->nstreams = 2;
