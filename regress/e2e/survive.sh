@@ -1,5 +1,5 @@
 #!/bin/sh
-# What survives each way a program ends (README "Threads, fork, exec and crashes"): every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
+# What survives each way a program ends (README "Threads, fork, exec and crashes"): every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=survive
 . "$top/regress/private.sh"
@@ -102,6 +102,32 @@ runs=$((rounds * 64 + 1))
 if [ -n "$left" ]; then echo "not ok survive-sigkill-stress: left behind: $left"
 elif [ "$k" -lt $((runs - kills)) ] || [ "$k" -gt "$runs" ]; then echo "not ok survive-sigkill-stress: total is $k runs' counts (not an exact multiple, or outside $((runs - kills))..$runs)"
 else echo "ok survive-sigkill-stress: $runs runs, $kills killed, $k runs' counts, nothing left behind"; fi
+
+# appended streams that outgrow the file: rewritten as one stream at the run that finds them too
+# long, every run's counts there (each run's stream is dense: 8192 counters, 64 KB)
+python3 - "$d/big.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    for j in range(8):
+        f.write("int f%d(unsigned x)\n{\n  int s = 0;\n" % j)
+        for b in range(10):
+            f.write("  if (x & %uu)\n    s += %d;\n  else\n    s ^= %d;\n" % (1 << b, b + 1, b + 3))
+        f.write("  return s;\n}\n")
+    f.write("int main(void)\n{\n  unsigned x;\n  int s = 0;\n  for (x = 0; x < 1024; x++)\n    s += %s;\n  return s == 1;\n}\n"
+            % " + ".join("f%d(x)" % j for j in range(8)))
+PY
+sizes=; k=0
+if (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O1 -o big big.c && PATHPROF_FILE=$d/big1.out ./big) >"$d/big.log" 2>&1; then
+  while [ $k -lt 8 ]; do (cd "$d" && PATHPROF_FILE=$d/big.out ./big); k=$((k + 1)); sizes="$sizes $(wc -c <"$d/big.out")"; done
+  total() { pp dump "$1" | awk '$1 ~ /^\[/ { s += $2 } END { print s + 0 }'; }
+  one=$(total "$d/big1.out"); all=$(total "$d/big.out"); sizes=${sizes# }; first=${sizes%% *}
+  if [ "$all" != $((8 * one)) ] || [ "$one" = 0 ]; then echo "not ok survive-rewrite: $all counts after 8 runs, one run has $one"
+  elif ! echo "$sizes" | awk -v f="$first" '{ for (i = 2; i <= NF; i++) if ($i < $(i - 1) && $i == f) r = 1 } END { exit !r }'
+  then echo "not ok survive-rewrite: never rewritten as one stream (sizes:$sizes)"
+  else echo "ok survive-rewrite: sizes $sizes"; fi
+else
+  echo "not ok survive-rewrite: $(head -1 "$d/big.log")"
+fi
 
 # tables changed after pathcc wrote them are refused, naming the file
 n=300; [ -n "${REGRESS_FULL:-}" ] && n=1500

@@ -138,7 +138,7 @@ static int convert(int fd, const char *path, char *err, size_t errlen)
   }
   if (p.nforests || p.osp)
     snprintf(err, errlen, "%s: holds k-iteration forests, which a continuous file cannot", path);
-  else if (__pathprof_mark(path), (nfd = pp_open_new(tmp)) < 0) /* a kill leaves it looked for */
+  else if ((nfd = pp_open_new(tmp)) < 0)
     snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
   else if (write_header(nfd, tmp, err, errlen) != 0 || __pathprof_cont_add_file(nfd, tmp, &p, err, errlen) != 0 ||
            rename(tmp, path) != 0) {

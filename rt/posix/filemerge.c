@@ -20,7 +20,8 @@
 #endif
 #define LOCK_TRIES 1000
 #define MAX_STREAMS 1024       /* appended streams before the file is rewritten as one */
-#define MIN_APPENDED 65536     /* appended bytes always allowed before a rewrite */
+#define MIN_APPENDED 262144    /* appended bytes always allowed before a rewrite (a small profile
+                                  of dense streams is rewritten every 40 runs or fewer, not 10) */
 #define VERIFY_MAX 131072      /* checksums an append checks: the whole file up to this size, else
                                   the last stream up to this length (pp_profile_layout_checked) */
 
@@ -82,7 +83,7 @@ static char *mark_name(const char *path)
 }
 
 /* Leaves the mark beside path: the next writer is to look at the directory. */
-void __pathprof_mark(const char *path)
+static void leave_mark(const char *path)
 {
   char *m = mark_name(path);
   if (m)
@@ -249,7 +250,6 @@ static int rewrite(int fd, const char *path, const struct pp_profile *q, int emp
 {
   struct pp_profile old = {0};
   int rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
-  __pathprof_mark(path); /* our temporary, if we are killed while writing it, is looked for */
   if (rc == 0 && pp_profile_merge(&old, q, err, errlen) != 0) {
     size_t n = strlen(err);
     snprintf(err + n, errlen - n, " (cannot merge into %s)", path);
@@ -365,7 +365,7 @@ static int merge_continuous(int fd, const char *path, const struct pp_profile *p
   rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
   free(name);
   if (rc == 0)
-    __pathprof_mark(path);
+    leave_mark(path);
   return rc;
 }
 
@@ -388,11 +388,12 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     return -1;
   memset(&l, 0, sizeof l);
   memset(&bs, 0, sizeof bs);
-  if ((look = marked(path)) && (tmp = malloc(n))) { /* a dead writer's temporary (we hold the lock) */
+  if ((tmp = malloc(n))) { /* a dead writer's temporary (we hold the lock) */
     snprintf(tmp, n, "%s.tmp", path);
     unlink(tmp);
     free(tmp);
   }
+  look = marked(path);
   if (st.st_size > 0)
     m = mmap(0, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
   if (is_continuous(fd, m, (size_t)st.st_size)) {

@@ -52,11 +52,9 @@ void __pathprof_snapshot_free(struct __pathprof_snapshot *ss);
    while writers rename new files over it: the locked fd (*st, when st is not 0, its status as
    the lock found it), or -1 with err set. Merges p into the profile file at path under that
    lock (appended, rewritten, or added in place into a continuous file), synced with sync: 0,
-   or -1 with err set and the file as it was. Leaves the mark beside path that sends the next
-   writer to look at the directory (crash dumps, a temporary that may be left). */
+   or -1 with err set and the file as it was. */
 #include <sys/stat.h>
 int __pathprof_open_locked(const char *path, struct stat *st, char *err, size_t errlen);
-void __pathprof_mark(const char *path);
 int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss, int sync, char *err, size_t errlen);
 
 /* shards.c: folds the per-thread shards into the units without taking the shard lock (the
