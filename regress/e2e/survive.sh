@@ -1,5 +1,5 @@
 #!/bin/sh
-# What survives each way a program ends (README "Threads, fork, exec and crashes"): every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
+# What survives each way a program ends (README "Threads, fork, exec and crashes"): _exit; PATHPROF_SYNC and a torn last stream; every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=survive
 . "$top/regress/private.sh"
@@ -102,6 +102,31 @@ runs=$((rounds * 64 + 1))
 if [ -n "$left" ]; then echo "not ok survive-sigkill-stress: left behind: $left"
 elif [ "$k" -lt $((runs - kills)) ] || [ "$k" -gt "$runs" ]; then echo "not ok survive-sigkill-stress: total is $k runs' counts (not an exact multiple, or outside $((runs - kills))..$runs)"
 else echo "ok survive-sigkill-stress: $runs runs, $kills killed, $k runs' counts, nothing left behind"; fi
+
+# _exit: no exit handler, nothing written since the last write
+f=$d/uexit.out
+(cd "$d" && PATHPROF_FILE=$f ./prog && PATHPROF_FILE=$f ./prog _exit); rc=$?
+if [ $rc != 0 ]; then echo "not ok survive-_exit: status $rc"; else same _exit "$f" 1; fi
+
+# power loss: PATHPROF_SYNC=1 syncs the file (and its directory when the file is new); without
+# it nothing is synced; a torn last stream (a write the kernel had not finished) is skipped by
+# readers and cut off by the next writer
+if command -v strace >/dev/null 2>&1; then
+  (cd "$d" && PATHPROF_FILE=$d/sync.out PATHPROF_SYNC=1 strace -f -e trace=fsync,fdatasync -o sync1.tr ./prog &&
+   PATHPROF_FILE=$d/sync.out PATHPROF_SYNC=1 strace -f -e trace=fsync,fdatasync -o sync2.tr ./prog &&
+   PATHPROF_FILE=$d/nosync.out strace -f -e trace=fsync,fdatasync -o sync3.tr ./prog) >/dev/null 2>&1
+  n1=$(grep -c 'sync(' "$d/sync1.tr"); n2=$(grep -c 'sync(' "$d/sync2.tr"); n3=$(grep -c 'sync(' "$d/sync3.tr")
+  if [ "$n1" -ge 2 ] && [ "$n2" -ge 1 ] && [ "$n3" = 0 ]; then echo "ok survive-sync: $n1, $n2 and $n3 syncs"
+  else echo "not ok survive-sync: $n1 syncs creating, $n2 appending with PATHPROF_SYNC=1, $n3 without"; fi
+else
+  echo "skip survive-sync: no strace"
+fi
+f=$d/torn.out
+(cd "$d" && PATHPROF_FILE=$f ./prog && PATHPROF_FILE=$f ./prog)
+n=$(wc -c <"$f"); head -c $((n - 20)) "$f" >"$f.cut" && mv "$f.cut" "$f"
+same torn-read "$f" 1
+(cd "$d" && PATHPROF_FILE=$f ./prog)
+same torn-next "$f" 2
 
 # appended streams that outgrow the file: rewritten as one stream at the run that finds them too
 # long, every run's counts there (each run's stream is dense: 8192 counters, 64 KB)
