@@ -1,5 +1,6 @@
-/* profile_int.h: what the profile model's three files (merge.c, read.c, write.c) share: the format's
-   constants and the helpers of the canonical form. Internal to rt/profile/. */
+/* profile_int.h: what the profile model's files (merge.c, read.c, layout.c, write.c, tests.c) share:
+   the format's constants and numbers, and the helpers of the canonical form. Internal to
+   rt/profile/. */
 #ifndef PATHPROF_PROFILE_INT_H
 #define PATHPROF_PROFILE_INT_H
 #include "profile.h"
@@ -26,6 +27,30 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
+
+/* The format's little-endian numbers and checksum, for the readers (read.c, layout.c). */
+/* FNV-1a 64 of n bytes, continuing from h. */
+static inline unsigned long long fnv(unsigned long long h, const unsigned char *p, size_t n)
+{
+  while (n--)
+    h = (h ^ *p++) * FNV_PRIME;
+  return h;
+}
+
+/* Little-endian u64 at p. */
+static inline unsigned long long get_u64(const unsigned char *p)
+{
+  return (unsigned long long)p[0] | (unsigned long long)p[1] << 8 | (unsigned long long)p[2] << 16 |
+         (unsigned long long)p[3] << 24 | (unsigned long long)p[4] << 32 | (unsigned long long)p[5] << 40 |
+         (unsigned long long)p[6] << 48 | (unsigned long long)p[7] << 56;
+}
+
+/* Little-endian u32 at p. */
+static inline unsigned long get_u32(const unsigned char *p)
+{
+  return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
+         (unsigned long)p[3] << 24;
+}
 
 /* A growing list of forests. */
 struct forests {
