@@ -192,7 +192,8 @@ static int add_dumps(struct beside *bs, struct pp_profile *q, char *err, size_t 
    then only the full merge can say so properly. With a partial layout (the first stream's
    units only), also whether a unit of p is not among them: appenders add only units the first
    stream has with the same sizes, or have walked the whole file, so that no stream between
-   can hold a size the quick look did not see. */
+   can hold a size the quick look did not see. 1: a conflict; 2: a unit the first stream lacks
+   (the file is then rewritten, so the next run of the same program finds all its units there). */
 static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
 {
   size_t i, lo, hi, mid;
@@ -209,7 +210,7 @@ static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
       if (l->units[lo][1] != p->units[i].ncounters)
         return 1;
     if (l->partial && !seen)
-      return 1;
+      return 2;
   }
   return 0;
 }
@@ -285,9 +286,10 @@ static void layout_of(const unsigned char *m, size_t size, struct pp_layout *l, 
 
 /* The common case, proportional to what the run counted: the snapshot's units (each checksum
    once, no forests, no crash dumps to add) appended as one stream when the file's layout
-   allows. Returns 1 done, 0 not this case (nothing written), -1 with err set. */
+   allows. Returns 1 done, 0 not this case (nothing written; *fresh set when a unit is not in
+   the file's first stream), -1 with err set. */
 static int append_snapshot(int fd, const char *path, const struct __pathprof_snapshot *ss,
-                           const struct pp_layout *l, int sync, char *err, size_t errlen)
+                           const struct pp_layout *l, int sync, int *fresh, char *err, size_t errlen)
 {
   struct pp_profile shape;
   struct pp_unitrec *recs;
@@ -306,6 +308,7 @@ static int append_snapshot(int fd, const char *path, const struct __pathprof_sna
   shape.nunits = ss->n;
   shape.units = recs;
   clash = conflicts(l, &shape);
+  *fresh = clash == 2;
   free(recs);
   if (clash || pp_profile_encode_sparse(ss->units, ss->n, &b, &n) != 0)
     return 0;
@@ -317,15 +320,16 @@ static int append_snapshot(int fd, const char *path, const struct __pathprof_sna
 }
 
 /* Merges the dense profile q into the regular, locked, non-continuous file fd at path of
-   layout l: appended when the layout allows, else the full merge. */
+   layout l: appended when the layout allows (and no rewrite is asked for), else the full
+   merge. */
 static int merge_profile(int fd, const char *path, const struct pp_profile *q, const struct pp_layout *l,
-                         int sync, char *err, size_t errlen)
+                         int sync, int rewrite_it, char *err, size_t errlen)
 {
   unsigned char *b = 0;
   size_t n = 0;
   int rc;
 
-  if (q->osp || q->nforests || l->other || conflicts(l, q) || pp_profile_encode(q, &b, &n) != 0 ||
+  if (rewrite_it || q->osp || q->nforests || l->other || conflicts(l, q) || pp_profile_encode(q, &b, &n) != 0 ||
       (l->committed && !room_to_append(l, n)))
     rc = rewrite(fd, path, q, !l->committed && !l->torn && !l->other, sync, err, errlen);
   else
@@ -382,7 +386,7 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
   size_t i, n = strlen(path) + 8;
   unsigned char *m = MAP_FAILED;
   char *tmp;
-  int fd = __pathprof_open_locked(path, &st, err, errlen), rc, look;
+  int fd = __pathprof_open_locked(path, &st, err, errlen), rc, look, fresh = 0;
 
   if (fd < 0)
     return -1;
@@ -404,7 +408,7 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     if (look)
       scan_beside(path, &bs);
     layout_of(st.st_size ? m : 0, (size_t)st.st_size, &l, 1);
-    rc = bs.ndumps ? 0 : append_snapshot(fd, path, ss, &l, sync, err, errlen);
+    rc = bs.ndumps ? 0 : append_snapshot(fd, path, ss, &l, sync, &fresh, err, errlen);
     if (rc == 0) { /* everything else: the dense profile, with the crash dumps */
       if (l.partial) { /* the full walk, for what the quick look does not tell */
         free(l.units);
@@ -414,7 +418,7 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
       if (rc == 0)
         rc = add_dumps(&bs, &q, err, errlen);
       if (rc == 0)
-        rc = merge_profile(fd, path, &q, &l, sync, err, errlen);
+        rc = merge_profile(fd, path, &q, &l, sync, fresh, err, errlen);
     } else {
       rc = rc > 0 ? 0 : -1;
     }
