@@ -1,5 +1,5 @@
 #!/bin/sh
-# What survives each way a program ends (README "Threads, fork, exec and crashes"): _exit; PATHPROF_SYNC and a torn last stream; every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
+# What survives each way a program ends (README "Threads, fork, exec and crashes"): _exit; PATHPROF_SYNC and a torn last stream; every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; two programs sharing a profile append after one rewrite; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=survive
 . "$top/regress/private.sh"
@@ -152,6 +152,23 @@ if (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O1 -o big big.c && PATHPROF_FILE=
   else echo "ok survive-rewrite: sizes $sizes"; fi
 else
   echo "not ok survive-rewrite: $(head -1 "$d/big.log")"
+fi
+
+# two programs sharing a profile: the first run of the second rewrites the file as one stream
+# (its units are new to the first stream), the later runs of both append (no rename)
+f=$d/shared.out
+if command -v strace >/dev/null 2>&1 && [ -x "$d/big" ]; then
+  r=
+  for p in prog big prog big; do
+    (cd "$d" && PATHPROF_FILE=$f strace -e trace=rename,renameat,renameat2 -o shared.tr ./$p)
+    r="$r$(grep -c '^rename' "$d/shared.tr")"
+  done
+  want=$((2 * $(total "$d/one.out") + 2 * $(total "$d/big1.out"))); got=$(total "$f")
+  if [ "$r" != 0100 ]; then echo "not ok survive-shared: renames per run $r (want 0100)"
+  elif [ "$got" != "$want" ]; then echo "not ok survive-shared: $got counts, want $want"
+  else echo "ok survive-shared"; fi
+else
+  echo "skip survive-shared: no strace"
 fi
 
 # tables changed after pathcc wrote them are refused, naming the file
