@@ -3,8 +3,8 @@
 # program thousands of times. One program of 8 units (64 functions of 1024 paths each, a 525 KB
 # path profile once every path has run) is started RUNS times (default 500) with the profile
 # already there, as plain gcc -O2, gcc --coverage, pathcc path and pathcc edge. Per-exit cost is
-# the time per run minus plain's (CPU time of the process from `perf stat -r`, wall time when
-# perf is missing); the syscalls of one run and how many more than plain's are counted with
+# the time per run minus plain's (CPU time of a shell loop starting it, children included, from
+# `perf stat`, median of 10 interleaved rounds; wall time when perf is missing); the syscalls of one run and how many more than plain's are counted with
 # strace -c, and its user-space instructions with callgrind (stable where times are not).
 # Results: bench/results/shortruns.md. Usage: sh bench/shortruns.sh [RUNS]
 top=$(cd "$(dirname "$0")/.." && pwd)
