@@ -235,37 +235,54 @@ static int cmp_slotted(const void *a, const void *b)
   return x->e.id < y->e.id ? -1 : x->e.id > y->e.id;
 }
 
-/* The used hash entries of s->u (key set, count > 0) sorted by (fn, id), with their slots. */
-static int snap_hash(struct __pathprof_snap *s)
+/* The used hash entries of s->u (key set, count > 0) sorted by (fn, id), with their slots; the
+   slots on pages never written are passed over (an entry belongs to the page of its key's first
+   byte: a used entry had its key written). */
+static int snap_hash(struct __pathprof_snap *s, struct pagemap *pm)
 {
   const struct __pathprof_unit *u = s->u;
-  unsigned long i, n = 0;
+  unsigned long i, k, end, a, n = 0, cap = 0;
   const unsigned long long *e;
-  struct slotted *v;
+  struct slotted *v = 0, *grown;
 
-  for (i = 0; u->hash && i < u->hash_cap; i++)
-    n += PATHPROF_ENTRY_USED(u->hash + 3 * i);
-  v = malloc((n ? n : 1) * sizeof *v);
+  for (i = 0; u->hash && i < u->hash_cap; i = end) {
+    a = (unsigned long)(u->hash + 3 * i);
+    end = i + (pm->page - a % pm->page + 3 * sizeof *u->hash - 1) / (3 * sizeof *u->hash);
+    if (end > u->hash_cap)
+      end = u->hash_cap;
+    if (untouched(pm, a))
+      continue;
+    for (k = i; k < end; k++) {
+      e = u->hash + 3 * k;
+      if (!PATHPROF_ENTRY_USED(e))
+        continue;
+      if (n == cap) {
+        cap = cap ? 2 * cap : 64;
+        if (!(grown = realloc(v, cap * sizeof *v))) {
+          free(v);
+          return -1;
+        }
+        v = grown;
+      }
+      v[n].e.fn = e[0] - 1;
+      v[n].e.id = e[1];
+      v[n].e.count = e[2];
+      v[n++].slot = k;
+    }
+  }
   s->hash = malloc((n ? n : 1) * sizeof *s->hash);
   s->slot = malloc((n ? n : 1) * sizeof *s->slot);
-  if (!v || !s->hash || !s->slot) {
+  if (!s->hash || !s->slot) {
     free(v);
     return -1;
   }
-  for (i = 0; u->hash && i < u->hash_cap && s->nhash < n; i++) {
-    e = u->hash + 3 * i;
-    if (!PATHPROF_ENTRY_USED(e))
-      continue;
-    v[s->nhash].e.fn = e[0] - 1;
-    v[s->nhash].e.id = e[1];
-    v[s->nhash].e.count = e[2];
-    v[s->nhash++].slot = i;
-  }
-  qsort(v, s->nhash, sizeof *v, cmp_slotted);
-  for (i = 0; i < s->nhash; i++) {
+  if (n)
+    qsort(v, n, sizeof *v, cmp_slotted);
+  for (i = 0; i < n; i++) {
     s->hash[i] = v[i].e;
     s->slot[i] = v[i].slot;
   }
+  s->nhash = n;
   free(v);
   return 0;
 }
@@ -319,6 +336,16 @@ static int make_view(struct __pathprof_snapshot *ss)
   return 0;
 }
 
+/* Widens pm's range to the n 64-bit words at p; their size in bytes. */
+static unsigned long long span(struct pagemap *pm, const unsigned long long *p, unsigned long n)
+{
+  if ((unsigned long)p < pm->lo)
+    pm->lo = (unsigned long)p;
+  if ((unsigned long)(p + n) > pm->end)
+    pm->end = (unsigned long)(p + n);
+  return (unsigned long long)n * sizeof *p;
+}
+
 /* Copies the counts of every registered unit that keep accepts (all for 0), and the forests;
    0, or -1 when out of memory. */
 int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const struct __pathprof_unit *))
@@ -333,14 +360,14 @@ int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const s
   pm.page = 4096;
   pm.lo = (unsigned long)-1;
   pm.end = 0;
-  for (u = __pathprof_first(); u; u = __pathprof_next(u))
-    if (u->counters && u->ncounters && (!keep || keep(u))) {
-      bytes += u->ncounters * sizeof *u->counters;
-      if ((unsigned long)u->counters < pm.lo)
-        pm.lo = (unsigned long)u->counters;
-      if ((unsigned long)(u->counters + u->ncounters) > pm.end)
-        pm.end = (unsigned long)(u->counters + u->ncounters);
-    }
+  for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
+    if (keep && !keep(u))
+      continue;
+    if (u->counters && u->ncounters)
+      bytes += span(&pm, u->counters, u->ncounters);
+    if (u->hash && u->hash_cap)
+      bytes += span(&pm, u->hash, 3 * u->hash_cap);
+  }
   if (bytes >= PAGEMAP_MIN)
     pagemap_open(&pm);
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
@@ -353,7 +380,7 @@ int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const s
     memset(&ss->s[ss->n], 0, sizeof *grown);
     ss->s[ss->n].u = u;
     ss->s[ss->n].dropped = u->hash_dropped;
-    if (snap_counters(&ss->s[ss->n], &pm) != 0 || snap_hash(&ss->s[ss->n++]) != 0)
+    if (snap_counters(&ss->s[ss->n], &pm) != 0 || snap_hash(&ss->s[ss->n++], &pm) != 0)
       break;
   }
   pagemap_close(&pm);
