@@ -3,9 +3,10 @@
 # program thousands of times. One program of 8 units (64 functions of 1024 paths each, a 525 KB
 # path profile once every path has run) is started RUNS times (default 500) with the profile
 # already there, as plain gcc -O2, gcc --coverage, pathcc path and pathcc edge. Per-exit cost is
-# the time per run minus plain's (CPU time of the process from `perf stat -r`, wall time when
-# perf is missing); the syscalls of one run and how many more than plain's are counted with
-# strace -c. Results: bench/results/shortruns.md. Usage: sh bench/shortruns.sh [RUNS]
+# the time per run minus plain's (CPU time of a shell loop starting it, children included, from
+# `perf stat`, median of 10 interleaved rounds; wall time when perf is missing); the syscalls of one run and how many more than plain's are counted with
+# strace -c, and its user-space instructions with callgrind (stable where times are not).
+# Results: bench/results/shortruns.md. Usage: sh bench/shortruns.sh [RUNS]
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-500}
 res="$top/bench/results"
@@ -45,15 +46,18 @@ gcc -O2 -o plain $src && gcc -O2 --coverage -o gcov $src &&
 ./gcov fill; PATHPROF_FILE=path.out ./path fill; PATHPROF_FILE=edge.out ./edge fill
 size=$(wc -c <path.out)
 
-# per_run BUILD: milliseconds per run over $runs runs (CPU time with perf, else wall time)
-per_run() {
+# round BUILD N: milliseconds per run over N runs, CPU time of a shell loop that starts them
+# (perf stat counts the children; the shell's own share is the same for every build and goes
+# when plain's is subtracted), or wall time without perf
+round() {
   if command -v perf >/dev/null 2>&1 &&
-     PATHPROF_FILE=$1.out perf stat -r "$runs" -x, -e task-clock "./$1" 2>"$1.perf" >/dev/null; then
-    awk -F, 'NR == 1 { printf "%.4f\n", $1 }' "$1.perf"
+     PATHPROF_FILE=$1.out perf stat -x, -e task-clock -o "$1.perf" \
+       sh -c 'i=0; while [ $i -lt "$1" ]; do "./$0"; i=$((i + 1)); done' "$1" "$2" >/dev/null 2>&1; then
+    awk -F, -v n="$2" '$3 == "task-clock" { printf "%.4f\n", $1 / n }' "$1.perf"
   else
     s=$(date +%s%N); i=0
-    while [ $i -lt "$runs" ]; do PATHPROF_FILE=$1.out "./$1"; i=$((i + 1)); done
-    e=$(date +%s%N); echo "$e $s $runs" | awk '{ printf "%.4f\n", ($1 - $2) / 1e6 / $3 }'
+    while [ $i -lt "$2" ]; do PATHPROF_FILE=$1.out "./$1"; i=$((i + 1)); done
+    e=$(date +%s%N); echo "$e $s $2" | awk '{ printf "%.4f\n", ($1 - $2) / 1e6 / $3 }'
   fi
 }
 # syscalls BUILD: the system calls of one run (strace -c), or "-"
@@ -64,25 +68,43 @@ syscalls() {
     echo -
   fi
 }
+# instrs BUILD: the instructions of one run (callgrind, user space), or "-"
+instrs() {
+  if command -v valgrind >/dev/null 2>&1 &&
+     PATHPROF_FILE=$1.out valgrind --tool=callgrind --callgrind-out-file="$1.cg" "./$1" >/dev/null 2>"$1.vg"; then
+    awk '/Collected :/ { print $NF }' "$1.vg"
+  else
+    echo -
+  fi
+}
 how="CPU time (perf stat -e task-clock)"; command -v perf >/dev/null 2>&1 || how="wall time"
+# 10 rounds of runs/10, the builds interleaved (load that drifts hits them alike); the median
+rounds=10; per=$((runs / rounds))
+for r in $(seq $rounds); do
+  for b in plain gcov path edge; do round $b $per >>"$b.rounds"; done
+done
 for b in plain gcov path edge; do
-  eval "t_$b=\$(per_run $b)"; eval "s_$b=\$(syscalls $b)"
+  eval "t_$b=\$(sort -n $b.rounds | awk '{ v[NR] = \$1 } END { print v[int((NR + 1) / 2)] }')"
+  eval "s_$b=\$(syscalls $b)"; eval "i_$b=\$(instrs $b)"
 done
 out="$res/shortruns.md"
 {
   echo "# Many short runs ($(date +%Y-%m-%d), $runs runs each, path profile $size bytes)"
   echo
-  echo "Per-exit cost = time per run minus plain's, $how; syscalls of one run counted with strace -c."
+  echo "Per-exit cost = time per run minus plain's, $how, median of $rounds interleaved rounds of $per"
+  echo "runs; syscalls of one run counted with strace -c, its user-space instructions with callgrind."
   echo
-  echo "| build | ms per run | per-exit cost (ms) | / gcov's | syscalls | more than plain |"
-  echo "|---|---|---|---|---|---|"
+  echo "| build | ms per run | per-exit cost (ms) | / gcov's | syscalls | more than plain | instructions | more than plain | / gcov's |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   for b in plain gcov path edge; do
-    eval "t=\$t_$b; s=\$s_$b"
-    echo "$t $t_plain $t_gcov $s $s_plain" | awk -v b="$b" '{
-      c = $1 - $2; g = $3 - $2
-      printf "| %s | %.3f | %s | %s | %s | %s |\n", b, $1, b == "plain" ? "-" : sprintf("%.3f", c),
+    eval "t=\$t_$b; s=\$s_$b; i=\$i_$b"
+    echo "$t $t_plain $t_gcov $s $s_plain $i $i_plain $i_gcov" | awk -v b="$b" '{
+      c = $1 - $2; g = $3 - $2; ic = $6 - $7; ig = $8 - $7
+      printf "| %s | %.3f | %s | %s | %s | %s | %s | %s | %s |\n", b, $1, b == "plain" ? "-" : sprintf("%.3f", c),
         (b == "plain" || b == "gcov" || g <= 0) ? "-" : sprintf("%.2f", c / g), $4,
-        (b == "plain" || $4 == "-") ? "-" : sprintf("%+d", $4 - $5) }'
+        (b == "plain" || $4 == "-") ? "-" : sprintf("%+d", $4 - $5), $6,
+        (b == "plain" || $6 == "-") ? "-" : sprintf("%+d", ic),
+        (b == "plain" || b == "gcov" || $6 == "-" || ig <= 0) ? "-" : sprintf("%.2f", ic / ig) }'
   done
 } >"$out"
 cat "$out"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What survives each way a program ends (README "Threads, fork, exec and crashes"): every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
+# What survives each way a program ends (README "Threads, fork, exec and crashes"): _exit; PATHPROF_SYNC and a torn last stream; every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; two programs sharing a profile append after one rewrite; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=survive
 . "$top/regress/private.sh"
@@ -49,6 +49,7 @@ plant() { ln -sf "$d/victim" "$1"; }
 sl=$d/sl.out
 plant "$sl.tmp"                                  # the locked writers' temporary
 (cd "$d" && PATHPROF_FILE=$sl ./prog) 2>"$d/sl1.err"
+plant "$d/.sl.out.crashed"                       # the mark that dumps lie beside it
 (cd "$d" && PATHPROF_FILE=$sl sh -c 'ln -s "$1/victim" "$2.crash.$$"; ln -s "$1/victim" "$2.crash.$$.tmp"; exec ./prog sig 15 none' x "$d" "$sl") 2>"$d/sl2.err"
 printf 'garbage, not a profile' >"$d/bad.out"    # a merge that fails saves aside
 (cd "$d" && PATHPROF_FILE=$d/bad.out sh -c 'ln -s "$1/victim" "$2.$$.bad-merge"; ln -s "$1/victim" "$2.$$.bad-merge.tmp.$$"; exec ./prog' x "$d" "$d/bad.out") 2>"$d/sl3.err"
@@ -101,6 +102,74 @@ runs=$((rounds * 64 + 1))
 if [ -n "$left" ]; then echo "not ok survive-sigkill-stress: left behind: $left"
 elif [ "$k" -lt $((runs - kills)) ] || [ "$k" -gt "$runs" ]; then echo "not ok survive-sigkill-stress: total is $k runs' counts (not an exact multiple, or outside $((runs - kills))..$runs)"
 else echo "ok survive-sigkill-stress: $runs runs, $kills killed, $k runs' counts, nothing left behind"; fi
+
+# _exit: no exit handler, nothing written since the last write
+f=$d/uexit.out
+(cd "$d" && PATHPROF_FILE=$f ./prog && PATHPROF_FILE=$f ./prog _exit); rc=$?
+if [ $rc != 0 ]; then echo "not ok survive-_exit: status $rc"; else same _exit "$f" 1; fi
+
+# power loss: PATHPROF_SYNC=1 syncs the file (and its directory when the file is new); without
+# it nothing is synced; a torn last stream (a write the kernel had not finished) is skipped by
+# readers and cut off by the next writer
+if command -v strace >/dev/null 2>&1; then
+  (cd "$d" && PATHPROF_FILE=$d/sync.out PATHPROF_SYNC=1 strace -f -e trace=fsync,fdatasync -o sync1.tr ./prog &&
+   PATHPROF_FILE=$d/sync.out PATHPROF_SYNC=1 strace -f -e trace=fsync,fdatasync -o sync2.tr ./prog &&
+   PATHPROF_FILE=$d/nosync.out strace -f -e trace=fsync,fdatasync -o sync3.tr ./prog) >/dev/null 2>&1
+  n1=$(grep -c 'sync(' "$d/sync1.tr"); n2=$(grep -c 'sync(' "$d/sync2.tr"); n3=$(grep -c 'sync(' "$d/sync3.tr")
+  if [ "$n1" -ge 2 ] && [ "$n2" -ge 1 ] && [ "$n3" = 0 ]; then echo "ok survive-sync: $n1, $n2 and $n3 syncs"
+  else echo "not ok survive-sync: $n1 syncs creating, $n2 appending with PATHPROF_SYNC=1, $n3 without"; fi
+else
+  echo "skip survive-sync: no strace"
+fi
+f=$d/torn.out
+(cd "$d" && PATHPROF_FILE=$f ./prog && PATHPROF_FILE=$f ./prog)
+n=$(wc -c <"$f"); head -c $((n - 20)) "$f" >"$f.cut" && mv "$f.cut" "$f"
+same torn-read "$f" 1
+(cd "$d" && PATHPROF_FILE=$f ./prog)
+same torn-next "$f" 2
+
+# appended streams that outgrow the file: rewritten as one stream at the run that finds them too
+# long, every run's counts there (each run's stream is dense: 8192 counters, 64 KB)
+python3 - "$d/big.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    for j in range(8):
+        f.write("int f%d(unsigned x)\n{\n  int s = 0;\n" % j)
+        for b in range(10):
+            f.write("  if (x & %uu)\n    s += %d;\n  else\n    s ^= %d;\n" % (1 << b, b + 1, b + 3))
+        f.write("  return s;\n}\n")
+    f.write("int main(void)\n{\n  unsigned x;\n  int s = 0;\n  for (x = 0; x < 1024; x++)\n    s += %s;\n  return s == 1;\n}\n"
+            % " + ".join("f%d(x)" % j for j in range(8)))
+PY
+sizes=; k=0
+if (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O1 -o big big.c && PATHPROF_FILE=$d/big1.out ./big) >"$d/big.log" 2>&1; then
+  while [ $k -lt 8 ]; do (cd "$d" && PATHPROF_FILE=$d/big.out ./big); k=$((k + 1)); sizes="$sizes $(wc -c <"$d/big.out")"; done
+  total() { pp dump "$1" | awk '$1 ~ /^\[/ { s += $2 } END { print s + 0 }'; }
+  one=$(total "$d/big1.out"); all=$(total "$d/big.out"); sizes=${sizes# }; first=${sizes%% *}
+  if [ "$all" != $((8 * one)) ] || [ "$one" = 0 ]; then echo "not ok survive-rewrite: $all counts after 8 runs, one run has $one"
+  elif ! echo "$sizes" | awk -v f="$first" '{ for (i = 2; i <= NF; i++) if ($i < $(i - 1) && $i == f) r = 1 } END { exit !r }'
+  then echo "not ok survive-rewrite: never rewritten as one stream (sizes:$sizes)"
+  else echo "ok survive-rewrite: sizes $sizes"; fi
+else
+  echo "not ok survive-rewrite: $(head -1 "$d/big.log")"
+fi
+
+# two programs sharing a profile: the first run of the second rewrites the file as one stream
+# (its units are new to the first stream), the later runs of both append (no rename)
+f=$d/shared.out
+if command -v strace >/dev/null 2>&1 && [ -x "$d/big" ]; then
+  r=
+  for p in prog big prog big; do
+    (cd "$d" && PATHPROF_FILE=$f strace -e trace=rename,renameat,renameat2 -o shared.tr ./$p)
+    r="$r$(grep -c '^rename' "$d/shared.tr")"
+  done
+  want=$((2 * $(total "$d/one.out") + 2 * $(total "$d/big1.out"))); got=$(total "$f")
+  if [ "$r" != 0100 ]; then echo "not ok survive-shared: renames per run $r (want 0100)"
+  elif [ "$got" != "$want" ]; then echo "not ok survive-shared: $got counts, want $want"
+  else echo "ok survive-shared"; fi
+else
+  echo "skip survive-shared: no strace"
+fi
 
 # tables changed after pathcc wrote them are refused, naming the file
 n=300; [ -n "${REGRESS_FULL:-}" ] && n=1500

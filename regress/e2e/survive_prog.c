@@ -1,6 +1,7 @@
 /* survive_prog.c: known paths for regress/e2e/survive.sh: work(n) is function 0; "sig N MODE"
    raises signal N with no handler, its own handler or ignored; "wait FILE" works, waits for FILE
-   to exist, works again; "stress" works for a while (the writer a random SIGKILL may hit). */
+   to exist, works again; "stress" works for a while (the writer a random SIGKILL may hit);
+   "_exit" leaves by _exit (no exit handler runs). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ int main(int argc, char **argv)
     raise(sig);
     return got != (!strcmp(argv[3], "own") ? sig : 0);
   }
+  if (!strcmp(mode, "_exit"))
+    _exit(s == 12345);
   if (!strcmp(mode, "wait") && argc > 2) {
     while (access(argv[2], F_OK) != 0)
       usleep(2000);

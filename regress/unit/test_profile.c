@@ -597,6 +597,49 @@ static void test_layout_checked(const struct buf *good)
   free(two);
 }
 
+/* The writer's quick look (pp_profile_layout_quick): an intact file of two streams is described
+   by its first stream's units and its end without the streams between (partial); every
+   single-byte change of the stream it appends after, or of an only stream, sends it to the
+   full read (other), as the full walk would. */
+static void test_layout_quick(const struct buf *good)
+{
+  static const unsigned char flips[] = {0x01, 0x80, 0xff};
+  struct pp_layout l, full;
+  unsigned char *three = malloc(3 * good->n);
+  size_t i, k, missed = 0, first = (size_t)-1, budget = good->n;
+  int clean;
+
+  for (i = 0; i < 3; i++)
+    memcpy(three + i * good->n, good->p, good->n);
+  pp_profile_layout_quick(three, 3 * good->n, &l, budget);
+  pp_profile_layout_checked(three, good->n, &full, budget);
+  clean = l.partial && !l.other && !l.torn && l.first == good->n && l.committed == 3 * good->n &&
+          l.nunits == full.nunits && !memcmp(l.units, full.units, l.nunits * sizeof *l.units);
+  free(l.units);
+  free(full.units);
+  pp_profile_layout_quick(three, good->n, &l, budget);
+  clean = clean && l.partial && !l.other && l.committed == good->n;
+  free(l.units);
+  check("layout_quick_clean", clean, "an intact file of one or three streams is not described by its first and last");
+  for (i = 0; i < good->n; i++)
+    for (k = 0; k < sizeof flips; k++) {
+      three[i] ^= flips[k];
+      pp_profile_layout_quick(three, good->n, &l, budget); /* the only stream */
+      missed += !l.other;
+      first = !l.other && first == (size_t)-1 ? i : first;
+      free(l.units);
+      three[i] ^= flips[k];
+      three[2 * good->n + i] ^= flips[k];
+      pp_profile_layout_quick(three, 3 * good->n, &l, budget); /* the last stream */
+      missed += !l.other;
+      first = !l.other && first == (size_t)-1 ? 2 * good->n + i : first;
+      free(l.units);
+      three[2 * good->n + i] ^= flips[k];
+    }
+  check("layout_quick_flips", missed == 0, "%zu changes not caught, first at byte %zu", missed, first);
+  free(three);
+}
+
 /* A few messages say exactly what is wrong and where. */
 static void test_messages(const struct buf *good)
 {
@@ -1121,6 +1164,7 @@ int main(void)
   test_corruptions(&dump, "dump");
   test_messages(&dump);
   test_layout_checked(&dump);
+  test_layout_quick(&dump);
   free(dump.p);
   test_reset();
   test_merge();

@@ -163,7 +163,7 @@ int __pathprof_cont_open(const char *path, char *err, size_t errlen)
 
   page = (size_t)sysconf(_SC_PAGESIZE);
   err[0] = 0;
-  if ((fd = __pathprof_open_locked(path, err, errlen)) < 0)
+  if ((fd = __pathprof_open_locked(path, 0, err, errlen)) < 0)
     return -1;
   if (fstat(fd, &st) != 0) {
     snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));

@@ -2,8 +2,9 @@
    SIGINT, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGUSR2) left at their
    default action write the counts with async-signal-safe code only (open, write, linkat, rename,
    unlink, close; no malloc, no stdio, no lock) to "<profile>.crash.<pid>", which the next write
-   of the profile and every pathprof read add in; then the signal's default action runs as if
-   we had not been there. $PATHPROF_SIGNALS: "none" installs nothing, "fatal" the first kind. */
+   of the profile and every pathprof read add in (a mark beside it, made before the dump and
+   again after it, tells the next writer to look); then the signal's default action
+   runs as if we had not been there. $PATHPROF_SIGNALS: "none" installs nothing, "fatal" the first kind. */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "posix.h"
 #include <errno.h>
@@ -34,10 +35,13 @@ static const int terminating[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM, SI
 #define NFATAL ((int)(sizeof fatal / sizeof fatal[0]))
 #define NTERM ((int)(sizeof terminating / sizeof terminating[0]))
 
-/* Names prepared outside the handler: the profile's directory, the crash dump's name and its
-   fallback temporary, and whether the profile is a device (then the dump goes straight to it).
-   Empty name: no dump. */
-static char crash_dir[PATH_MAX + 2], crash_name[PATH_MAX + 48], crash_tmp[PATH_MAX + 56];
+/* The profile's path, kept outside the handler (empty: no dump); the names the handler makes of
+   it (async-signal-safe: no syscall or page touched at startup for them): the profile's
+   directory, the crash dump's name and its fallback temporary, the mark, and whether the
+   profile is a device (then the dump goes straight to it). */
+static char crash_path[PATH_MAX + 1];
+static char crash_dir[PATH_MAX + 2], crash_name[PATH_MAX + 48], crash_tmp[PATH_MAX + 56],
+  crash_mark[PATH_MAX + 10];
 static size_t name_len;
 static int to_device;
 /* 0 no dump yet, 1 one thread dumping, 2 done: the first signal dumps, the others wait. */
@@ -61,28 +65,39 @@ static char *put_dec(char *p, long v)
   return p;
 }
 
-/* Prepares the names for this process's profile path (again after fork: the pid changed). */
+/* Keeps this process's profile path for the handler (again after fork: "%p" may differ). */
 void __pathprof_crash_names(const char *path)
 {
+  size_t n = strlen(path);
+  crash_path[0] = 0;
+  if (n <= PATH_MAX)
+    memcpy(crash_path, path, n + 1);
+}
+
+/* In the handler: the names of the dump, its temporary and the mark beside the profile, with
+   this process's pid; 0, or -1 when there is no profile path. */
+static int make_names(void)
+{
   struct stat st;
-  const char *slash = strrchr(path, '/');
+  const char *path = crash_path, *slash = strrchr(path, '/');
   size_t n = strlen(path);
   char *p;
 
-  crash_name[0] = crash_tmp[0] = crash_dir[0] = 0;
-  if (n > PATH_MAX)
-    return;
+  crash_name[0] = crash_tmp[0] = crash_dir[0] = crash_mark[0] = 0;
+  if (!n)
+    return -1;
   to_device = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-  memcpy(crash_name, path, n);
-  crash_name[n] = 0;
+  memcpy(crash_name, path, n + 1);
   if (to_device)
-    return;
+    return 0;
+  __pathprof_mark_name(path, crash_mark, sizeof crash_mark);
   memcpy(crash_dir, path, slash ? (size_t)(slash - path) + 1 : 0); /* "dir/." or "." */
   strcpy(crash_dir + (slash ? (slash - path) + 1 : 0), ".");
   p = put_dec(strcpy(crash_name + n, ".crash.") + 7, (long)getpid());
   name_len = (size_t)(p - crash_name);
   memcpy(crash_tmp, crash_name, name_len);
   strcpy(crash_tmp + name_len, ".tmp");
+  return 0;
 }
 
 /* Whether u's counts are only in memory (mapped ones are in the continuous file already). */
@@ -110,6 +125,29 @@ static int link_dump(int fd)
   return -1;
 }
 
+/* The mark that crash dumps may lie beside the profile at path, "<dir>/.<name>.crashed" (hidden:
+   a glob of the profile's name does not collect it), into buf of len bytes ("" when too long). */
+void __pathprof_mark_name(const char *path, char *buf, size_t len)
+{
+  const char *slash = strrchr(path, '/');
+  size_t nd = slash ? (size_t)(slash - path) + 1 : 0, n = strlen(path);
+  buf[0] = 0;
+  if (n + 10 > len)
+    return;
+  memcpy(buf, path, nd);
+  buf[nd] = '.';
+  memcpy(buf + nd + 1, path + nd, n - nd);
+  strcpy(buf + n + 1, ".crashed");
+}
+
+/* Makes the file at name if there is none (never through a link, never waiting on a FIFO). */
+void __pathprof_touch(const char *name)
+{
+  int fd = open(name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+  if (fd >= 0)
+    close(fd);
+}
+
 /* Writes the dump: to an anonymous file in the profile's directory (O_TMPFILE) that gets its
    name only once complete, so a process killed mid-dump leaves nothing; where the file system
    has no O_TMPFILE, to "<dump>.tmp" (created with O_EXCL|O_NOFOLLOW, a dead process's left
@@ -128,6 +166,7 @@ static int write_dump(void)
   }
   if (fd < 0)
     return -1;
+  __pathprof_touch(crash_mark); /* a temporary of ours left by a kill is then looked at */
   __pathprof_crash_sync();
   rc = __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
   if (rc == 0 && !named)
@@ -137,6 +176,8 @@ static int write_dump(void)
     unlink(crash_tmp);
     rc = -1;
   }
+  if (rc == 0)
+    __pathprof_touch(crash_mark); /* again: a writer may have taken the first one meanwhile */
   return rc;
 }
 
@@ -173,8 +214,10 @@ static void on_signal(int sig)
   int expect = 0, saved = errno, fd = -1;
 
   wait_while(&writing, 1);
-  if (crash_name[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    if (to_device && (fd = open(crash_name, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
+  if (crash_path[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (make_names() != 0)
+      ;
+    else if (to_device && (fd = open(crash_name, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
       __pathprof_crash_sync();
       __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
       close(fd);
@@ -192,19 +235,25 @@ static void on_signal(int sig)
 }
 
 /* Installs on_signal for each of the n signals whose action is still the default (a program's
-   own handler, or an ignored signal, is left alone), with all of them held off inside it. */
+   own handler, or an ignored signal, is left alone), with all of them held off inside it. One
+   call a signal: on_signal goes in and the action found is put back when it was not the
+   default, the signals held off meanwhile (one arriving then meets the action put back: an
+   ignored one is discarded, a program's handler runs). */
 static void install(const int *sigs, int n, const sigset_t *mask)
 {
   struct sigaction sa, old;
+  sigset_t before;
   int i;
 
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sa.sa_mask = *mask;
   sa.sa_flags = SA_ONSTACK;
+  pthread_sigmask(SIG_BLOCK, mask, &before);
   for (i = 0; i < n; i++)
-    if (sigaction(sigs[i], 0, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
-      sigaction(sigs[i], &sa, 0);
+    if (sigaction(sigs[i], &sa, &old) == 0 && ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL))
+      sigaction(sigs[i], &old, 0);
+  pthread_sigmask(SIG_SETMASK, &before, 0);
 }
 
 /* Installs the handlers at the first registration, as $PATHPROF_SIGNALS says, on an alternate
@@ -213,7 +262,7 @@ void __pathprof_crash_init(const char *path)
 {
   const char *how = __pathprof_getenv("PATHPROF_SIGNALS");
   stack_t ss;
-  int i;
+  int i, sigs[NFATAL + NTERM];
 
   sigemptyset(&handled);
   if (how && !strcmp(how, "none"))
@@ -227,9 +276,9 @@ void __pathprof_crash_init(const char *path)
     sigaddset(&handled, fatal[i]);
   for (i = 0; i < NTERM; i++)
     sigaddset(&handled, terminating[i]);
-  install(fatal, NFATAL, &handled);
-  if (!how || strcmp(how, "fatal") != 0)
-    install(terminating, NTERM, &handled);
+  for (i = 0; i < NFATAL + NTERM; i++)
+    sigs[i] = i < NFATAL ? fatal[i] : terminating[i - NFATAL];
+  install(sigs, how && !strcmp(how, "fatal") ? NFATAL : NFATAL + NTERM, &handled);
 }
 
 /* Writes all of buf to the fd *(int *)ctx, retrying after signals; async-signal-safe. */

@@ -20,14 +20,15 @@
 #endif
 #define LOCK_TRIES 1000
 #define MAX_STREAMS 1024       /* appended streams before the file is rewritten as one */
-#define MIN_APPENDED 65536     /* appended bytes always allowed before a rewrite */
+#define MIN_APPENDED 262144    /* appended bytes always allowed before a rewrite (a small profile
+                                  of dense streams is rewritten every 40 runs or fewer, not 10) */
 #define VERIFY_MAX 131072      /* checksums an append checks: the whole file up to this size, else
                                   the last stream up to this length (pp_profile_layout_checked) */
 
 /* Opens path (O_NOFOLLOW: a link there is refused, never followed; created with O_EXCL when
    missing) and takes an fcntl write lock on it, retrying when another writer renamed a new
    file over the path meanwhile. Returns the locked fd, or -1 with err set. */
-int __pathprof_open_locked(const char *path, char *err, size_t errlen)
+int __pathprof_open_locked(const char *path, struct stat *st, char *err, size_t errlen)
 {
   struct flock fl;
   struct stat a, b;
@@ -59,12 +60,48 @@ int __pathprof_open_locked(const char *path, char *err, size_t errlen)
       close(fd);
       return -1;
     }
-    if (lstat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    if (lstat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+      if (st)
+        *st = b; /* the size as the lock found it */
       return fd;
+    }
     close(fd); /* the file we locked was replaced or removed: lock the new one */
   }
   snprintf(err, errlen, "%s: cannot lock: the file keeps being replaced", path);
   return -1;
+}
+
+/* The mark that crash dumps (or a crash temporary) may lie beside path, made by whoever writes
+   one (__pathprof_mark_name); malloc'ed, 0 when out of memory. */
+static char *mark_name(const char *path)
+{
+  size_t n = strlen(path) + 10;
+  char *m = malloc(n);
+  if (m)
+    __pathprof_mark_name(path, m, n);
+  return m;
+}
+
+/* Leaves the mark beside path: the next writer is to look at the directory. */
+static void leave_mark(const char *path)
+{
+  char *m = mark_name(path);
+  if (m)
+    __pathprof_touch(m);
+  free(m);
+}
+
+/* Whether the directory should be looked at for crash dumps: the mark is there (it is taken
+   away first, so a dump made while we look marks again). With no memory, always. */
+static int marked(const char *path)
+{
+  struct stat st;
+  char *m = mark_name(path);
+  int r = !m || lstat(m, &st) == 0;
+  if (m && r)
+    unlink(m);
+  free(m);
+  return r;
 }
 
 /* The files beside the profile that a locked writer looks after. */
@@ -152,10 +189,15 @@ static int add_dumps(struct beside *bs, struct pp_profile *q, char *err, size_t 
 }
 
 /* Whether a unit of p has the checksum of a unit of the file but other sizes (another build):
-   then only the full merge can say so properly. */
+   then only the full merge can say so properly. With a partial layout (the first stream's
+   units only), also whether a unit of p is not among them: appenders add only units the first
+   stream has with the same sizes, or have walked the whole file, so that no stream between
+   can hold a size the quick look did not see. 1: a conflict; 2: a unit the first stream lacks
+   (the file is then rewritten, so the next run of the same program finds all its units there). */
 static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
 {
   size_t i, lo, hi, mid;
+  int seen;
   for (i = 0; i < p->nunits; i++) {
     for (lo = 0, hi = l->nunits; lo < hi;) {
       mid = (lo + hi) / 2;
@@ -164,9 +206,11 @@ static int conflicts(const struct pp_layout *l, const struct pp_profile *p)
       else
         hi = mid;
     }
-    for (; lo < l->nunits && l->units[lo][0] == p->units[i].checksum; lo++)
+    for (seen = 0; lo < l->nunits && l->units[lo][0] == p->units[i].checksum; lo++, seen = 1)
       if (l->units[lo][1] != p->units[i].ncounters)
         return 1;
+    if (l->partial && !seen)
+      return 2;
   }
   return 0;
 }
@@ -227,24 +271,25 @@ static int room_to_append(const struct pp_layout *l, size_t n)
   return l->nstreams < MAX_STREAMS && appended + n <= limit;
 }
 
-/* The file's layout (a walk of its record headers, mapped read-only, and the checksums of a
-   small file or of its last stream); other is set when it cannot be walked or a checksum is
-   wrong, and the full read then judges the file. */
-static void layout_of(int fd, size_t size, struct pp_layout *l)
+/* The layout of the file mapped at m (size bytes; MAP_FAILED when it could not be mapped): a
+   walk of its record headers, and the checksums of a small file or of its last stream; other is
+   set when it cannot be walked or a checksum is wrong, and the full read then judges the file.
+   Quick: only the first and the last stream of a larger file are walked (a partial layout,
+   pp_profile_layout_quick). */
+static void layout_of(const unsigned char *m, size_t size, struct pp_layout *l, int quick)
 {
-  unsigned char *m = size ? mmap(0, size, PROT_READ, MAP_SHARED, fd, 0) : 0;
   memset(l, 0, sizeof *l);
-  if (m == MAP_FAILED || (m && pp_profile_layout_checked(m, size, l, VERIFY_MAX) != 0))
+  if (m == MAP_FAILED || (m && (quick ? pp_profile_layout_quick(m, size, l, VERIFY_MAX)
+                                      : pp_profile_layout_checked(m, size, l, VERIFY_MAX)) != 0))
     l->other = 1;
-  if (m && m != MAP_FAILED)
-    munmap(m, size);
 }
 
 /* The common case, proportional to what the run counted: the snapshot's units (each checksum
    once, no forests, no crash dumps to add) appended as one stream when the file's layout
-   allows. Returns 1 done, 0 not this case (nothing written), -1 with err set. */
+   allows. Returns 1 done, 0 not this case (nothing written; *fresh set when a unit is not in
+   the file's first stream), -1 with err set. */
 static int append_snapshot(int fd, const char *path, const struct __pathprof_snapshot *ss,
-                           const struct pp_layout *l, int sync, char *err, size_t errlen)
+                           const struct pp_layout *l, int sync, int *fresh, char *err, size_t errlen)
 {
   struct pp_profile shape;
   struct pp_unitrec *recs;
@@ -263,6 +308,7 @@ static int append_snapshot(int fd, const char *path, const struct __pathprof_sna
   shape.nunits = ss->n;
   shape.units = recs;
   clash = conflicts(l, &shape);
+  *fresh = clash == 2;
   free(recs);
   if (clash || pp_profile_encode_sparse(ss->units, ss->n, &b, &n) != 0)
     return 0;
@@ -274,15 +320,16 @@ static int append_snapshot(int fd, const char *path, const struct __pathprof_sna
 }
 
 /* Merges the dense profile q into the regular, locked, non-continuous file fd at path of
-   layout l: appended when the layout allows, else the full merge. */
+   layout l: appended when the layout allows (and no rewrite is asked for), else the full
+   merge. */
 static int merge_profile(int fd, const char *path, const struct pp_profile *q, const struct pp_layout *l,
-                         int sync, char *err, size_t errlen)
+                         int sync, int rewrite_it, char *err, size_t errlen)
 {
   unsigned char *b = 0;
   size_t n = 0;
   int rc;
 
-  if (q->osp || q->nforests || l->other || conflicts(l, q) || pp_profile_encode(q, &b, &n) != 0 ||
+  if (rewrite_it || q->osp || q->nforests || l->other || conflicts(l, q) || pp_profile_encode(q, &b, &n) != 0 ||
       (l->committed && !room_to_append(l, n)))
     rc = rewrite(fd, path, q, !l->committed && !l->torn && !l->other, sync, err, errlen);
   else
@@ -291,10 +338,13 @@ static int merge_profile(int fd, const char *path, const struct pp_profile *q, c
   return rc;
 }
 
-/* Whether the file fd is a continuous profile (it begins with that magic). */
-static int is_continuous(int fd, size_t size)
+/* Whether the file fd, mapped at m (MAP_FAILED: not mapped), is a continuous profile (it begins
+   with that magic). */
+static int is_continuous(int fd, const unsigned char *m, size_t size)
 {
   char magic[8];
+  if (m != MAP_FAILED)
+    return size >= 8 && !memcmp(m, PP_CONT_MAGIC, 8);
   return size >= 8 && pread(fd, magic, 8, 0) == 8 && !memcmp(magic, PP_CONT_MAGIC, 8);
 }
 
@@ -318,6 +368,8 @@ static int merge_continuous(int fd, const char *path, const struct pp_profile *p
   snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
   rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
   free(name);
+  if (rc == 0)
+    leave_mark(path);
   return rc;
 }
 
@@ -332,36 +384,41 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
   struct pp_profile q = {0};
   struct stat st;
   size_t i, n = strlen(path) + 8;
-  char *tmp = malloc(n);
-  int fd = __pathprof_open_locked(path, err, errlen), rc;
+  unsigned char *m = MAP_FAILED;
+  char *tmp;
+  int fd = __pathprof_open_locked(path, &st, err, errlen), rc, look, fresh = 0;
 
-  if (fd < 0 || !tmp || fstat(fd, &st) != 0) {
-    if (fd >= 0)
-      snprintf(err, errlen, "%s: %s", path, tmp ? strerror(errno) : "out of memory");
-    free(tmp);
-    if (fd >= 0)
-      close(fd);
+  if (fd < 0)
     return -1;
-  }
-  snprintf(tmp, n, "%s.tmp", path);
-  unlink(tmp); /* a dead writer's (we hold the lock) */
-  free(tmp);
   memset(&l, 0, sizeof l);
   memset(&bs, 0, sizeof bs);
-  if (is_continuous(fd, (size_t)st.st_size)) {
+  if ((tmp = malloc(n))) { /* a dead writer's temporary (we hold the lock) */
+    snprintf(tmp, n, "%s.tmp", path);
+    unlink(tmp);
+    free(tmp);
+  }
+  look = marked(path);
+  if (st.st_size > 0)
+    m = mmap(0, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  if (is_continuous(fd, m, (size_t)st.st_size)) {
     rc = __pathprof_snapshot_profile(ss, &q, err, errlen);
     if (rc == 0)
       rc = merge_continuous(fd, path, &q, err, errlen);
   } else {
-    scan_beside(path, &bs);
-    layout_of(fd, (size_t)st.st_size, &l);
-    rc = bs.ndumps ? 0 : append_snapshot(fd, path, ss, &l, sync, err, errlen);
+    if (look)
+      scan_beside(path, &bs);
+    layout_of(st.st_size ? m : 0, (size_t)st.st_size, &l, 1);
+    rc = bs.ndumps ? 0 : append_snapshot(fd, path, ss, &l, sync, &fresh, err, errlen);
     if (rc == 0) { /* everything else: the dense profile, with the crash dumps */
+      if (l.partial) { /* the full walk, for what the quick look does not tell */
+        free(l.units);
+        layout_of(m, (size_t)st.st_size, &l, 0);
+      }
       rc = __pathprof_snapshot_profile(ss, &q, err, errlen);
       if (rc == 0)
         rc = add_dumps(&bs, &q, err, errlen);
       if (rc == 0)
-        rc = merge_profile(fd, path, &q, &l, sync, err, errlen);
+        rc = merge_profile(fd, path, &q, &l, sync, fresh, err, errlen);
     } else {
       rc = rc > 0 ? 0 : -1;
     }
@@ -372,6 +429,8 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
   else if (rc == 0 && sync && st.st_size == 0)
     pp_sync_dir(path);
+  if (m != MAP_FAILED)
+    munmap(m, (size_t)st.st_size);
   free(l.units);
   free_beside(&bs);
   pp_profile_free(&q);

@@ -49,10 +49,12 @@ void __pathprof_snapshot_subtract(const struct __pathprof_snapshot *ss);
 void __pathprof_snapshot_free(struct __pathprof_snapshot *ss);
 
 /* filemerge.c: opens path (never through a link; created when missing) and locks it, retrying
-   while writers rename new files over it: the locked fd, or -1 with err set. Merges p into the
-   profile file at path under that lock (appended, rewritten, or added in place into a
-   continuous file), synced with sync: 0, or -1 with err set and the file as it was. */
-int __pathprof_open_locked(const char *path, char *err, size_t errlen);
+   while writers rename new files over it: the locked fd (*st, when st is not 0, its status as
+   the lock found it), or -1 with err set. Merges p into the profile file at path under that
+   lock (appended, rewritten, or added in place into a continuous file), synced with sync: 0,
+   or -1 with err set and the file as it was. */
+#include <sys/stat.h>
+int __pathprof_open_locked(const char *path, struct stat *st, char *err, size_t errlen);
 int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss, int sync, char *err, size_t errlen);
 
 /* shards.c: folds the per-thread shards into the units without taking the shard lock (the
@@ -76,7 +78,11 @@ void __pathprof_write_end(const sigset_t *old);
 void __pathprof_crash_init(const char *path);
 void __pathprof_crash_names(const char *path);
 /* crash.c: a pathprof_write_fn writing to the fd *(int *)ctx with write(2) only
-   (async-signal-safe). */
+   (async-signal-safe); makes an empty file at name when there is none, never through a link
+   (async-signal-safe); the name of the mark that crash dumps lie beside the profile at path,
+   "<dir>/.<name>.crashed", into buf of len bytes ("" when it does not fit). */
 int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len);
+void __pathprof_touch(const char *name);
+void __pathprof_mark_name(const char *path, char *buf, size_t len);
 
 #endif

@@ -6,6 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
 
 /* A growing memory buffer, the sink of the forests' dump. */
 struct membuf {
@@ -68,17 +74,147 @@ static int push_pair(struct __pathprof_snap *s, unsigned long long i, unsigned l
   return 0;
 }
 
-/* The nonzero array counters of s->u: one read of each counter, nothing copied but them. */
-static int snap_counters(struct __pathprof_snap *s)
+/* Which pages of the process were never written, from Linux's /proc/self/pagemap (an entry per
+   page: bit 63 present, bit 62 swapped): a page neither present nor swapped holds what it was
+   loaded with, zeros for counters, so its counters need not be read (nor faulted in). A window
+   of entries is read at a time; without the file (or where it is not to be trusted) every page
+   counts as written. */
+struct pagemap {
+  int fd;
+  unsigned long page, first, n; /* page size; the window: entries of pages first..first+n-1 */
+  unsigned long lo, end;        /* the addresses of the units' counters to read: from the
+                                   first counter to after the last */
+  unsigned long long e[512];
+};
+
+/* Counters below this many bytes in all are just read: the pagemap costs a few syscalls. */
+#define PAGEMAP_MIN 65536
+
+#if defined(__linux__)
+static volatile unsigned long pagemap_probe; /* written just before the check that it is present */
+
+/* Reads the window of pages p..last (at most the buffer's worth: the kernel walks what it is
+   asked for); 0, or -1 (then the pagemap is given up). */
+static int pagemap_window(struct pagemap *pm, unsigned long p, unsigned long last)
+{
+  size_t want = last - p < sizeof pm->e / sizeof pm->e[0] ? (size_t)(last - p + 1) : sizeof pm->e / sizeof pm->e[0];
+  ssize_t r = pread(pm->fd, pm->e, want * sizeof pm->e[0], (off_t)p * (off_t)sizeof pm->e[0]);
+  if (r < (ssize_t)sizeof pm->e[0]) {
+    close(pm->fd);
+    pm->fd = -1;
+    return -1;
+  }
+  pm->first = p;
+  pm->n = (unsigned long)r / sizeof pm->e[0];
+  return 0;
+}
+
+/* Opens the pagemap, and keeps it only if it says that a page just written is present (read
+   with the units' pages when they are near it: one read for both). */
+static void pagemap_open(struct pagemap *pm)
+{
+  long pg = sysconf(_SC_PAGESIZE);
+  unsigned long p, lo, hi, max = sizeof pm->e / sizeof pm->e[0];
+  pm->fd = pg > 0 ? open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
+  pm->page = pg > 0 ? (unsigned long)pg : 4096;
+  pm->n = 0;
+  pagemap_probe++;
+  p = (unsigned long)&pagemap_probe / pm->page;
+  lo = pm->lo / pm->page < p ? pm->lo / pm->page : p;
+  hi = (pm->end - 1) / pm->page > p ? (pm->end - 1) / pm->page : p;
+  if (hi - lo >= max)
+    lo = hi = p;
+  if (pm->fd >= 0 && (pagemap_window(pm, lo, hi) != 0 || p - pm->first >= pm->n || !(pm->e[p - pm->first] >> 63))) {
+    if (pm->fd >= 0)
+      close(pm->fd);
+    pm->fd = -1;
+  }
+}
+
+static void pagemap_close(struct pagemap *pm)
+{
+  if (pm->fd >= 0)
+    close(pm->fd);
+  pm->fd = -1;
+}
+#else
+static void pagemap_open(struct pagemap *pm)
+{
+  pm->fd = -1;
+  pm->page = 4096;
+}
+static void pagemap_close(struct pagemap *pm)
+{
+  (void)pm;
+}
+#endif
+
+/* Whether the page holding address a was never written (0 when unknown). */
+static int untouched(struct pagemap *pm, unsigned long a)
+{
+#if defined(__linux__)
+  unsigned long p = a / pm->page, lo = pm->lo / pm->page, hi = (pm->end - 1) / pm->page;
+  if (a < pm->lo || a >= pm->end)
+    lo = hi = p;
+  else if (hi - lo >= sizeof pm->e / sizeof pm->e[0]) /* one window from p on */
+    lo = p;
+  if (pm->fd < 0 || ((p < pm->first || p - pm->first >= pm->n) && pagemap_window(pm, lo, hi) != 0) ||
+      p < pm->first || p - pm->first >= pm->n)
+    return 0;
+  return !(pm->e[p - pm->first] >> 62);
+#else
+  (void)pm;
+  (void)a;
+  return 0;
+#endif
+}
+
+/* The nonzero 64-bit counters c[i..end) into s. Blocks of zeros (the common case) are passed
+   over by memcmp; in the others each counter is read once, atomically (a count made meanwhile
+   is either read or left in memory for a later write). */
+#define ZBLOCK 64
+static const unsigned long long zeros[ZBLOCK];
+static int scan_range(struct __pathprof_snap *s, const unsigned long long *c, unsigned long i,
+                      unsigned long end, size_t *cap)
+{
+  unsigned long long v;
+  unsigned long k, n;
+
+  for (; i < end; i += n) {
+    n = end - i < ZBLOCK ? end - i : ZBLOCK;
+    if (!memcmp(c + i, zeros, n * sizeof *c))
+      continue;
+    for (k = 0; k < n; k++)
+      if ((v = __atomic_load_n(&c[i + k], __ATOMIC_RELAXED)) && push_pair(s, i + k, v, cap) != 0)
+        return -1;
+  }
+  return 0;
+}
+
+/* The nonzero array counters of s->u: one read of each counter on a page that was ever written,
+   nothing copied but them. A counter belongs to the page of its first byte (any store to it
+   writes that byte). */
+static int snap_counters(struct __pathprof_snap *s, struct pagemap *pm)
 {
   const struct __pathprof_unit *u = s->u;
-  unsigned long i;
+  const unsigned long long *c = u->counters;
+  unsigned long i, end, a, left;
   unsigned long long v;
   size_t cap = 0;
 
-  for (i = 0; i < u->ncounters; i++) {
-    v = u->counters ? __atomic_load_n(&u->counters[i], __ATOMIC_RELAXED) : __pathprof_counter_get(u, i);
-    if (v && push_pair(s, i, v, &cap) != 0)
+  if (!c) { /* 32-bit counters */
+    for (i = 0; i < u->ncounters; i++)
+      if ((v = __pathprof_counter_get(u, i)) && push_pair(s, i, v, &cap) != 0)
+        return -1;
+    return 0;
+  }
+  for (i = 0; i < u->ncounters; i = end) {
+    a = (unsigned long)(c + i);
+    left = pm->page - a % pm->page; /* bytes to the page's end */
+    end = i + (left + sizeof *c - 1) / sizeof *c;
+    if (end > u->ncounters)
+      end = u->ncounters;
+    if (!untouched(pm, a) && scan_range(s, c, i, end, &cap) != 0)
       return -1;
   }
   return 0;
@@ -99,37 +235,54 @@ static int cmp_slotted(const void *a, const void *b)
   return x->e.id < y->e.id ? -1 : x->e.id > y->e.id;
 }
 
-/* The used hash entries of s->u (key set, count > 0) sorted by (fn, id), with their slots. */
-static int snap_hash(struct __pathprof_snap *s)
+/* The used hash entries of s->u (key set, count > 0) sorted by (fn, id), with their slots; the
+   slots on pages never written are passed over (an entry belongs to the page of its key's first
+   byte: a used entry had its key written). */
+static int snap_hash(struct __pathprof_snap *s, struct pagemap *pm)
 {
   const struct __pathprof_unit *u = s->u;
-  unsigned long i, n = 0;
+  unsigned long i, k, end, a, n = 0, cap = 0;
   const unsigned long long *e;
-  struct slotted *v;
+  struct slotted *v = 0, *grown;
 
-  for (i = 0; u->hash && i < u->hash_cap; i++)
-    n += PATHPROF_ENTRY_USED(u->hash + 3 * i);
-  v = malloc((n ? n : 1) * sizeof *v);
+  for (i = 0; u->hash && i < u->hash_cap; i = end) {
+    a = (unsigned long)(u->hash + 3 * i);
+    end = i + (pm->page - a % pm->page + 3 * sizeof *u->hash - 1) / (3 * sizeof *u->hash);
+    if (end > u->hash_cap)
+      end = u->hash_cap;
+    if (untouched(pm, a))
+      continue;
+    for (k = i; k < end; k++) {
+      e = u->hash + 3 * k;
+      if (!PATHPROF_ENTRY_USED(e))
+        continue;
+      if (n == cap) {
+        cap = cap ? 2 * cap : 64;
+        if (!(grown = realloc(v, cap * sizeof *v))) {
+          free(v);
+          return -1;
+        }
+        v = grown;
+      }
+      v[n].e.fn = e[0] - 1;
+      v[n].e.id = e[1];
+      v[n].e.count = e[2];
+      v[n++].slot = k;
+    }
+  }
   s->hash = malloc((n ? n : 1) * sizeof *s->hash);
   s->slot = malloc((n ? n : 1) * sizeof *s->slot);
-  if (!v || !s->hash || !s->slot) {
+  if (!s->hash || !s->slot) {
     free(v);
     return -1;
   }
-  for (i = 0; u->hash && i < u->hash_cap && s->nhash < n; i++) {
-    e = u->hash + 3 * i;
-    if (!PATHPROF_ENTRY_USED(e))
-      continue;
-    v[s->nhash].e.fn = e[0] - 1;
-    v[s->nhash].e.id = e[1];
-    v[s->nhash].e.count = e[2];
-    v[s->nhash++].slot = i;
-  }
-  qsort(v, s->nhash, sizeof *v, cmp_slotted);
-  for (i = 0; i < s->nhash; i++) {
+  if (n)
+    qsort(v, n, sizeof *v, cmp_slotted);
+  for (i = 0; i < n; i++) {
     s->hash[i] = v[i].e;
     s->slot[i] = v[i].slot;
   }
+  s->nhash = n;
   free(v);
   return 0;
 }
@@ -183,14 +336,40 @@ static int make_view(struct __pathprof_snapshot *ss)
   return 0;
 }
 
+/* Widens pm's range to the n 64-bit words at p; their size in bytes. */
+static unsigned long long span(struct pagemap *pm, const unsigned long long *p, unsigned long n)
+{
+  if ((unsigned long)p < pm->lo)
+    pm->lo = (unsigned long)p;
+  if ((unsigned long)(p + n) > pm->end)
+    pm->end = (unsigned long)(p + n);
+  return (unsigned long long)n * sizeof *p;
+}
+
 /* Copies the counts of every registered unit that keep accepts (all for 0), and the forests;
    0, or -1 when out of memory. */
 int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const struct __pathprof_unit *))
 {
   struct __pathprof_unit *u;
   struct __pathprof_snap *grown;
+  struct pagemap pm;
+  unsigned long long bytes = 0;
 
   memset(ss, 0, sizeof *ss);
+  pm.fd = -1;
+  pm.page = 4096;
+  pm.lo = (unsigned long)-1;
+  pm.end = 0;
+  for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
+    if (keep && !keep(u))
+      continue;
+    if (u->counters && u->ncounters)
+      bytes += span(&pm, u->counters, u->ncounters);
+    if (u->hash && u->hash_cap)
+      bytes += span(&pm, u->hash, 3 * u->hash_cap);
+  }
+  if (bytes >= PAGEMAP_MIN)
+    pagemap_open(&pm);
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
@@ -201,9 +380,10 @@ int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const s
     memset(&ss->s[ss->n], 0, sizeof *grown);
     ss->s[ss->n].u = u;
     ss->s[ss->n].dropped = u->hash_dropped;
-    if (snap_counters(&ss->s[ss->n]) != 0 || snap_hash(&ss->s[ss->n++]) != 0)
+    if (snap_counters(&ss->s[ss->n], &pm) != 0 || snap_hash(&ss->s[ss->n++], &pm) != 0)
       break;
   }
+  pagemap_close(&pm);
   if (!u && make_view(ss) == 0 && take_forests(&ss->forests) == 0)
     return 0;
   __pathprof_snapshot_free(ss);

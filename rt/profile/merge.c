@@ -206,13 +206,13 @@ static int join_hash(const struct pp_unitrec *a, const struct pp_unitrec *b, str
   return 0;
 }
 
-/* Adds canonical src into canonical dst of the same checksum; on error dst is unchanged.
-   Of two names the smaller is kept, so merging stays commutative. */
-static int merge_unit(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err,
-                      size_t errlen)
+/* Adds all of canonical src but its counters into canonical dst of the same checksum: the
+   sizes are checked, the hash entries joined, the dropped counts added, and of two names the
+   smaller kept (so merging stays commutative). On error dst is unchanged. */
+int ppf_merge_rest(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err, size_t errlen)
 {
   struct pp_hent *h;
-  unsigned long long n, i;
+  unsigned long long n;
   char *name = 0;
 
   if (dst->ncounters != src->ncounters)
@@ -224,8 +224,6 @@ static int merge_unit(struct pp_unitrec *dst, const struct pp_unitrec *src, char
     free(name);
     return ppf_fail(err, errlen, "out of memory");
   }
-  for (i = 0; i < dst->ncounters; i++)
-    dst->counters[i] = sat_add(dst->counters[i], src->counters[i]);
   dst->dropped = sat_add(dst->dropped, src->dropped);
   free(dst->hash);
   dst->hash = h;
@@ -234,6 +232,25 @@ static int merge_unit(struct pp_unitrec *dst, const struct pp_unitrec *src, char
     free(dst->name);
     dst->name = strcpy(name, src->name);
   }
+  return 0;
+}
+
+/* Adds count v into *c, saturating. */
+void ppf_add_count(unsigned long long *c, unsigned long long v)
+{
+  *c = sat_add(*c, v);
+}
+
+/* Adds canonical src into canonical dst of the same checksum; on error dst is unchanged. */
+static int merge_unit(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err,
+                      size_t errlen)
+{
+  unsigned long long i;
+
+  if (ppf_merge_rest(dst, src, err, errlen) != 0)
+    return -1;
+  for (i = 0; i < dst->ncounters; i++)
+    dst->counters[i] = sat_add(dst->counters[i], src->counters[i]);
   return 0;
 }
 

@@ -204,6 +204,9 @@ struct pp_layout {
                          file): only a full read can say more */
   size_t nunits;      /* (checksum, ncounters) of the unit records, sorted, each once */
   unsigned long long (*units)[2];
+  size_t hint;        /* the walk's guess of where the next record's unit is in units */
+  int partial;        /* pp_profile_layout_quick's: units are the first stream's only, and the
+                         streams between the first and the last were not counted (nstreams 2) */
 };
 
 /* Walks the n bytes at b into *out (free out->units). Returns 0, or -1 when out of memory. */
@@ -214,6 +217,16 @@ int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out);
    most `verify` bytes long; a mismatch sets other (so a flipped byte sends the writer to the full
    read, which refuses the file, instead of appending counts after damage). */
 int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify);
+
+/* The writer's quick look before appending: a walk of the first stream and of the last (found
+   from the end: its header, its walk ending at the file's end, and its checksum when it is at
+   most `verify` bytes; an only stream's likewise), without walking the streams between:
+   partial is set, units are the first stream's. A writer appending units that are all there
+   with their sizes needs no more (appenders keep to the first stream's sizes, or walk
+   everything); otherwise, and whenever the quick look cannot decide, the full walk's layout
+   (pp_profile_layout_checked) is returned. Damage in a stream between is left to the next
+   full read. */
+int pp_profile_layout_quick(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify);
 
 /* The byte count of a file's bytes that readers parse: all but a torn tail (pp_layout). */
 size_t pp_profile_committed(const unsigned char *b, size_t n);

@@ -1,5 +1,6 @@
-/* profile_int.h: what the profile model's three files (merge.c, read.c, write.c) share: the format's
-   constants and the helpers of the canonical form. Internal to rt/profile/. */
+/* profile_int.h: what the profile model's files (merge.c, read.c, layout.c, write.c, tests.c) share:
+   the format's constants and numbers, and the helpers of the canonical form. Internal to
+   rt/profile/. */
 #ifndef PATHPROF_PROFILE_INT_H
 #define PATHPROF_PROFILE_INT_H
 #include "profile.h"
@@ -26,6 +27,30 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
+
+/* The format's little-endian numbers and checksum, for the readers (read.c, layout.c). */
+/* FNV-1a 64 of n bytes, continuing from h. */
+static inline unsigned long long fnv(unsigned long long h, const unsigned char *p, size_t n)
+{
+  while (n--)
+    h = (h ^ *p++) * FNV_PRIME;
+  return h;
+}
+
+/* Little-endian u64 at p. */
+static inline unsigned long long get_u64(const unsigned char *p)
+{
+  return (unsigned long long)p[0] | (unsigned long long)p[1] << 8 | (unsigned long long)p[2] << 16 |
+         (unsigned long long)p[3] << 24 | (unsigned long long)p[4] << 32 | (unsigned long long)p[5] << 40 |
+         (unsigned long long)p[6] << 48 | (unsigned long long)p[7] << 56;
+}
+
+/* Little-endian u32 at p. */
+static inline unsigned long get_u32(const unsigned char *p)
+{
+  return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
+         (unsigned long)p[3] << 24;
+}
 
 /* A growing list of forests. */
 struct forests {
@@ -64,11 +89,22 @@ int ppf_fold_forests(struct pp_forest *v, size_t n, struct pp_profile *out, char
 void ppf_free_forests(struct pp_forest *v, size_t n);
 /* Frees an OSPH record. */
 void ppf_free_osph(struct pp_osph *o);
-/* Unit records a reader has parsed so far, in file order. */
+/* Unit records a reader has parsed so far, in file order. The totals' list also has an index
+   by checksum (idx: positions + 1 in a table of icap slots, nidx used), so that a sparse record
+   of a unit already there is added into it, and the checksums of the current stream's records
+   in order (sums, nsums of scap: what an OSPH record's unit numbers mean). */
 struct ppf_recs {
   struct pp_unitrec *v;
   size_t n, cap;
+  size_t *idx, icap, nidx;
+  unsigned long long *sums;
+  size_t nsums, scap;
 };
+/* Adds all of canonical src but its counters into canonical dst of the same checksum (sizes
+   checked, hashes joined, dropped added, the smaller name kept); dst unchanged on error. */
+int ppf_merge_rest(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err, size_t errlen);
+/* Adds count v into *c, saturating at 2^64-1. */
+void ppf_add_count(unsigned long long *c, unsigned long long v);
 
 /* Tests a reader has parsed so far (TEST records, version 2): each one's name and unit
    records. */

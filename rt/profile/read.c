@@ -10,31 +10,6 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
-/* FNV-1a 64 of n bytes, continuing from h. */
-static unsigned long long fnv(unsigned long long h, const unsigned char *p, size_t n)
-{
-  while (n--)
-    h = (h ^ *p++) * FNV_PRIME;
-  return h;
-}
-
-/* Little-endian u64 at p. */
-static unsigned long long get_u64(const unsigned char *p)
-{
-  unsigned long long v = 0;
-  int i;
-  for (i = 7; i >= 0; i--)
-    v = v << 8 | p[i];
-  return v;
-}
-
-/* Little-endian u32 at p. */
-static unsigned long get_u32(const unsigned char *p)
-{
-  return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
-         (unsigned long)p[3] << 24;
-}
-
 /* The parser's view of its input, for bounds checks and messages. */
 struct in {
   const unsigned char *b;
@@ -131,8 +106,82 @@ static int push(struct ppf_recs *l, struct pp_unitrec *u)
   return 0;
 }
 
+/* The slot of l's index where checksum c is, or the empty slot where it would go. */
+static size_t rec_slot(const struct ppf_recs *l, unsigned long long c)
+{
+  size_t h = (size_t)((c * 0x9E3779B97F4A7C15ULL) >> 17) & (l->icap - 1);
+  while (l->idx[h] && l->v[l->idx[h] - 1].checksum != c)
+    h = (h + 1) & (l->icap - 1);
+  return h;
+}
+
+/* The position in l of the first record of checksum c, or l->n when there is none (or no
+   index). */
+static size_t rec_find(const struct ppf_recs *l, unsigned long long c)
+{
+  size_t h;
+  if (!l->icap)
+    return l->n;
+  h = rec_slot(l, c);
+  return l->idx[h] ? l->idx[h] - 1 : l->n;
+}
+
+/* Notes the last record of l in its index (the first record of a checksum stays the one
+   found); 0, or -1 when out of memory. */
+static int rec_index(struct ppf_recs *l)
+{
+  size_t *old = l->idx, n = l->icap, i, h;
+  if (2 * (l->nidx + 1) > l->icap) {
+    l->icap = n ? 2 * n : 16;
+    if (!(l->idx = calloc(l->icap, sizeof *l->idx))) {
+      l->idx = old;
+      l->icap = n;
+      return -1;
+    }
+    for (i = 0; i < n; i++)
+      if (old[i])
+        l->idx[rec_slot(l, l->v[old[i] - 1].checksum)] = old[i];
+    free(old);
+  }
+  h = rec_slot(l, l->v[l->n - 1].checksum);
+  if (!l->idx[h]) {
+    l->idx[h] = l->n;
+    l->nidx++;
+  }
+  return 0;
+}
+
+/* Notes checksum c as the next record of the current stream of l; 0, or -1 (no memory). */
+static int rec_sum(struct ppf_recs *l, unsigned long long c)
+{
+  void *v = l->sums;
+  if (ppf_reserve(&v, &l->scap, l->nsums, sizeof *l->sums) != 0)
+    return -1;
+  l->sums = v;
+  l->sums[l->nsums++] = c;
+  return 0;
+}
+
+/* Frees l's index and stream checksums. */
+static void rec_index_free(struct ppf_recs *l)
+{
+  free(l->idx);
+  free(l->sums);
+  l->idx = 0;
+  l->sums = 0;
+  l->icap = l->nidx = l->nsums = l->scap = 0;
+}
+
+/* Appends u to l as push does; for the totals (indexed) list, notes it in the index too. */
+static int push_indexed(struct ppf_recs *l, struct pp_unitrec *u, int indexed)
+{
+  if (push(l, u) != 0)
+    return -1;
+  return indexed && rec_index(l) != 0 ? -1 : 0;
+}
+
 /* Parses the unit record at *pos (its tag already seen) and appends it to l. */
-static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l)
+static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l, int indexed)
 {
   size_t at = *pos, q = at + UNIT_FIXED;
   struct pp_unitrec u;
@@ -150,43 +199,39 @@ static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l)
     return -1;
   }
   ppf_canon_hash(&u);
-  if (push(l, &u) != 0)
+  if (push_indexed(l, &u, indexed) != 0)
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   *pos = q;
   return 0;
 }
 
-/* Decodes the (index, count) pairs of the sparse record at `at` into u's dense counters: indices
-   ascending and in range, counts nonzero. *pos moves past them. */
-static int parse_set(const struct in *in, size_t at, size_t *pos, unsigned long long nset,
-                     struct pp_unitrec *u)
+/* Checks the nset (index, count) pairs of the sparse record at `at` that start at p: indices
+   ascending and below nc, counts nonzero. */
+static int check_pairs(const struct in *in, size_t at, const unsigned char *p, unsigned long long nset,
+                       unsigned long long nc)
 {
   unsigned long long i, idx, prev = 0;
-  const unsigned char *p = in->b + *pos;
-  if (nset > (in->len - *pos) / 16)
-    return truncated(in, at);
-  if (!(u->counters = ppf_alloc_array(u->ncounters, sizeof *u->counters)))
-    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
-  memset(u->counters, 0, (size_t)u->ncounters * sizeof *u->counters);
+  (void)at;
   for (i = 0; i < nset; i++, p += 16) {
     idx = get_u64(p);
-    if (idx >= u->ncounters || (i && idx <= prev) || get_u64(p + 8) == 0)
+    if (idx >= nc || (i && idx <= prev) || get_u64(p + 8) == 0)
       return ppf_fail(in->err, in->errlen, "%s: sparse counter %llu at byte %zu: index %llu out of "
                       "order or range, or count 0", in->fname, i, (size_t)(p - in->b), idx);
-    u->counters[idx] = get_u64(p + 8);
     prev = idx;
   }
-  *pos = (size_t)(p - in->b);
   return 0;
 }
 
-/* Parses the sparse unit record (SPRS) at *pos and appends it to l as a dense one. */
-static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
+/* Parses the sparse unit record (SPRS) at *pos: added into the record of its unit that l has
+   already (indexed: the totals, whose sizes agree), else appended to l as a dense one. Either
+   way it costs what its pairs and hash entries cost, not its unit's size, when it is added. */
+static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l, int indexed)
 {
-  size_t at = *pos, q = at + SPRS_FIXED;
+  size_t at = *pos, q = at + SPRS_FIXED, e;
   unsigned long long nset, i;
-  struct pp_unitrec u;
-  const unsigned char *p;
+  struct pp_unitrec u, *d;
+  const unsigned char *p, *pairs;
+  char msg[256];
 
   memset(&u, 0, sizeof u);
   if (in->len - at < SPRS_FIXED)
@@ -199,12 +244,20 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
   if (u.ncounters > SPRS_MAX_COUNTERS || nset > u.ncounters)
     return ppf_fail(in->err, in->errlen, "%s: sparse unit record at byte %zu: %llu of %llu counters "
                     "(at most %llu)", in->fname, at, nset, u.ncounters, SPRS_MAX_COUNTERS);
-  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0 ||
-      parse_set(in, at, &q, nset, &u) != 0 || u.nhash > (in->len - q) / 24 ||
-      !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
-    if (u.name && u.counters && u.nhash > (in->len - q) / 24)
+  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0)
+    return -1;
+  pairs = in->b + q;
+  if (nset > (in->len - q) / 16 || check_pairs(in, at, pairs, nset, u.ncounters) != 0) {
+    if (nset > (in->len - q) / 16)
       truncated(in, at);
-    else if (u.name && u.counters)
+    ppf_free_unit(&u);
+    return -1;
+  }
+  q += (size_t)nset * 16;
+  if (u.nhash > (in->len - q) / 24 || !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
+    if (u.nhash > (in->len - q) / 24)
+      truncated(in, at);
+    else
       ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
     ppf_free_unit(&u);
     return -1;
@@ -214,10 +267,29 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
     u.hash[i].id = get_u64(p + 8);
     u.hash[i].count = get_u64(p + 16);
   }
-  ppf_canon_hash(&u);
-  if (push(l, &u) != 0)
-    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   *pos = (size_t)(p - in->b);
+  ppf_canon_hash(&u);
+  e = indexed ? rec_find(l, u.checksum) : l->n;
+  if (e < l->n && l->v[e].ncounters == u.ncounters) { /* added into the unit's record */
+    d = &l->v[e];
+    if (ppf_merge_rest(d, &u, msg, sizeof msg) != 0) {
+      ppf_free_unit(&u);
+      return ppf_fail(in->err, in->errlen, "%s: %s", in->fname, msg);
+    }
+    for (p = pairs, i = 0; i < nset; i++, p += 16)
+      ppf_add_count(&d->counters[get_u64(p)], get_u64(p + 8));
+    ppf_free_unit(&u);
+    return 0;
+  }
+  if (!(u.counters = ppf_alloc_array(u.ncounters, sizeof *u.counters))) {
+    ppf_free_unit(&u);
+    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
+  }
+  memset(u.counters, 0, (size_t)u.ncounters * sizeof *u.counters);
+  for (p = pairs, i = 0; i < nset; i++, p += 16)
+    u.counters[get_u64(p)] = get_u64(p + 8);
+  if (push_indexed(l, &u, indexed) != 0)
+    return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   return 0;
 }
 
@@ -312,15 +384,16 @@ static int parse_osph(const struct in *in, size_t *pos, struct pp_osph **out)
   return 0;
 }
 
-/* Replaces the OSPH blocks' record numbers by the checksums of those unit records. */
-static int resolve_osph(const struct in *in, struct pp_osph *o, const struct ppf_recs *l)
+/* Replaces the OSPH blocks' record numbers by the checksums of those unit records (the n of
+   its stream, whose checksums are sums). */
+static int resolve_osph(const struct in *in, struct pp_osph *o, const unsigned long long *sums, size_t n)
 {
   unsigned long long j;
   for (j = 0; o && j < o->nblocks; j++) {
-    if (o->blocks[j].unit >= l->n)
+    if (o->blocks[j].unit >= n)
       return ppf_fail(in->err, in->errlen, "%s: OSPH block %llu names unit record %llu of %zu", in->fname, j,
-                  o->blocks[j].unit, l->n);
-    o->blocks[j].unit = l->v[o->blocks[j].unit].checksum;
+                  o->blocks[j].unit, n);
+    o->blocks[j].unit = sums[o->blocks[j].unit];
   }
   return 0;
 }
@@ -468,7 +541,10 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
       rc = parse_test_head(in, &q, tl, &left);
     else if (tag == UNIT_TAG || tag == SPRS_TAG) { /* the current test's, else the totals' */
       struct ppf_recs *dst = left ? &tl->v[tl->n - 1].recs : l;
-      rc = tag == UNIT_TAG ? parse_unit(in, &q, dst) : parse_sparse(in, &q, dst);
+      size_t at = q;
+      rc = tag == UNIT_TAG ? parse_unit(in, &q, dst, !left) : parse_sparse(in, &q, dst, !left);
+      if (rc == 0 && !left && rec_sum(l, get_u64(in->b + at + 8)) != 0)
+        return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
       nunits += !left;
       left -= !!left;
     } else
@@ -484,17 +560,14 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
 static int parse_body(const struct in *in, struct ppf_recs *l, struct pp_osph **osp, struct forests *fl,
                       struct ppf_testlist *tl)
 {
-  size_t pos = 0, first;
+  size_t pos = 0;
   struct pp_osph *before;
-  struct ppf_recs view;
   do {
-    first = l->n;
+    l->nsums = 0;
     before = *osp;
     if (parse_stream(in, &pos, l, osp, fl, tl) != 0)
       return -1;
-    view.v = l->v ? l->v + first : 0;
-    view.n = l->n - first;
-    if (*osp != before && resolve_osph(in, *osp, &view) != 0)
+    if (*osp != before && resolve_osph(in, *osp, l->sums, l->nsums) != 0)
       return -1;
   } while (pos < in->len);
   return 0;
@@ -604,7 +677,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
                      struct pp_profile *out, char *err, size_t errlen)
 {
   struct in in;
-  struct ppf_recs l = {0, 0, 0};
+  struct ppf_recs l;
   struct pp_osph *osp = 0;
   struct forests fl = {0, 0, 0};
   struct pp_profile forests, tests;
@@ -616,11 +689,13 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.fname = fname ? fname : "<profile>";
   in.err = err;
   in.errlen = errlen;
+  memset(&l, 0, sizeof l);
   memset(out, 0, sizeof *out);
   memset(&forests, 0, sizeof forests);
   memset(&tests, 0, sizeof tests);
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
       : parse_body(&in, &l, &osp, &fl, &tl) != 0) {
+    rec_index_free(&l);
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
     ppf_free_osph(osp);
@@ -628,6 +703,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
     pp_profile_free(&tests);
     return -1;
   }
+  rec_index_free(&l);
   if (ppf_fold_testlist(&tl, &tests, msg, sizeof msg) != 0) {
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
@@ -812,164 +888,4 @@ int pp_profile_read(const char *path, struct pp_profile *out, char *err, size_t 
     free(names[i]);
   free(names);
   return rc;
-}
-
-/* ---- The writer's quick look: record headers only, no checksum (pp_layout) ---- */
-
-/* Whether the stream magic occurs in the n bytes at b. */
-static int memmem_magic(const unsigned char *b, size_t n)
-{
-  size_t i;
-  for (i = 0; i + 8 <= n; i++)
-    if (b[i] == 'P' && !memcmp(b + i, "PATHPROF", 8))
-      return 1;
-  return 0;
-}
-
-#define WALK_CUT ((size_t)-1) /* the record runs past the end of the bytes: cut short */
-#define WALK_BAD ((size_t)-2) /* a record the walk cannot size (unknown tag, OSPH) */
-
-/* bytes a record's body of n items of sz bytes, after a fixed part at `at`, ends at; WALK_CUT
-   when past len. */
-static size_t body_end(size_t len, size_t at, unsigned long long n, size_t sz)
-{
-  if (at > len || n > (len - at) / sz)
-    return WALK_CUT;
-  return at + (size_t)n * sz;
-}
-
-/* Where the record at `at` ends, from its header; a unit record's (checksum, ncounters) is
-   appended to out's list. */
-static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
-{
-  unsigned long tag = get_u32(b + at);
-  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : tag == TEST_TAG ? TEST_FIXED : 0, q;
-  unsigned long long nc;
-  size_t lo, hi, mid;
-  void *v;
-
-  if (!fixed)
-    return WALK_BAD;
-  if (len - at < fixed)
-    return WALK_CUT;
-  if (tag == KSLB_TAG)
-    return body_end(len, at + KSLB_FIXED, get_u64(b + at + 24), 24);
-  if (tag == TEST_TAG) /* its name; its unit records follow as records of their own */
-    return body_end(len, at + TEST_FIXED, (get_u32(b + at + 4) + 7) / 8, 8);
-  nc = get_u64(b + at + 16);
-  q = at + fixed + (get_u32(b + at + 4) + 7) / 8 * 8;
-  q = body_end(len, q, tag == SPRS_TAG ? get_u64(b + at + 24) : nc, tag == SPRS_TAG ? 16 : 8);
-  q = q == WALK_CUT ? q : body_end(len, q, get_u64(b + at + (tag == SPRS_TAG ? 32 : 24)), 24);
-  if (q == WALK_CUT)
-    return q;
-  lo = 0; /* kept sorted and unique as they come: most streams repeat the same units */
-  hi = out->nunits;
-  while (lo < hi) {
-    mid = (lo + hi) / 2;
-    if (out->units[mid][0] < get_u64(b + at + 8) ||
-        (out->units[mid][0] == get_u64(b + at + 8) && out->units[mid][1] < nc))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < out->nunits && out->units[lo][0] == get_u64(b + at + 8) && out->units[lo][1] == nc)
-    return q;
-  v = out->units;
-  if ((out->nunits & (out->nunits - 1)) == 0 && !(v = realloc(out->units, 2 * (out->nunits + 1) * sizeof *out->units)))
-    return WALK_BAD;
-  out->units = v;
-  memmove(out->units + lo + 1, out->units + lo, (out->nunits - lo) * sizeof *out->units);
-  out->units[lo][0] = get_u64(b + at + 8);
-  out->units[lo][1] = nc;
-  out->nunits++;
-  return q;
-}
-
-/* Where the stream at `at` ends (after its trailer), or WALK_CUT / WALK_BAD. */
-static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
-{
-  size_t q = at + HEADER_LEN;
-  if (memcmp(b + at, "PATHPROF", len - at < 8 ? len - at : 8) != 0)
-    return WALK_BAD;
-  if (len - at < HEADER_LEN)
-    return WALK_CUT;
-  if ((get_u32(b + at + 8) != 1 && get_u32(b + at + 8) != 2) || get_u32(b + at + 12) != 0)
-    return WALK_BAD;
-  while (q != WALK_CUT && q != WALK_BAD) {
-    if (len - q < 4)
-      return WALK_CUT;
-    if (get_u32(b + q) == END_TAG)
-      return len - q < TRAILER_LEN ? WALK_CUT : q + TRAILER_LEN;
-    q = walk_record(b, len, q, out);
-  }
-  return q;
-}
-
-/* Whether the complete stream from `at` to `end` (after its trailer) has the checksum its
-   trailer holds. */
-static int stream_sum_ok(const unsigned char *b, size_t at, size_t end)
-{
-  size_t t = end - TRAILER_LEN;
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  (void)b; (void)at; (void)t;
-  return 1; /* as parse_trailer: fuzz builds reach what follows with any checksum */
-#else
-  return fnv(FNV_BASIS, b + at, t + 8 - at) == get_u64(b + t + 8);
-#endif
-}
-
-/* Walks the streams of a profile file (see profile.h). A stream cut short counts as torn only
-   when it is the last thing in the file (no stream magic after its start): damage elsewhere
-   is left to a full read. Checksums are checked as pp_profile_layout_checked says. */
-static int layout(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
-{
-  size_t at = 0, end, last = 0;
-
-  memset(out, 0, sizeof *out);
-  if (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8))
-    return out->other = 1, 0;
-  while (at < n) {
-    end = walk_stream(b, n, at, out);
-    if (end == WALK_CUT && (!out->nstreams || (n - at > 8 && memmem_magic(b + at + 8, n - at - 8))))
-      end = WALK_BAD; /* only an appended stream can be torn: a cut first one is damage */
-    if (end == WALK_CUT && n - at >= HEADER_LEN + TRAILER_LEN && get_u32(b + n - TRAILER_LEN) == END_TAG)
-      end = WALK_BAD; /* it ends in a trailer: a whole stream whose sizes were changed, not torn */
-    if (end != WALK_CUT && end != WALK_BAD && n <= verify && !stream_sum_ok(b, at, end))
-      end = WALK_BAD; /* a small file: every stream's checksum is checked */
-    if (end == WALK_CUT || end == WALK_BAD) {
-      out->torn = end == WALK_CUT;
-      out->other = end == WALK_BAD;
-      break;
-    }
-    if (!out->nstreams++)
-      out->first = end;
-    last = at;
-    out->committed = at = end;
-  }
-  /* a larger file: the stream the next one is appended after */
-  if (!out->other && out->nstreams && n > verify && out->committed - last <= verify &&
-      !stream_sum_ok(b, last, out->committed))
-    out->other = 1;
-  return 0;
-}
-
-int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
-{
-  return layout(b, n, out, 0);
-}
-
-int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
-{
-  return layout(b, n, out, verify);
-}
-
-/* The bytes readers parse: a torn tail (a writer killed while appending) is not data yet. */
-size_t pp_profile_committed(const unsigned char *b, size_t n)
-{
-  struct pp_layout l;
-  size_t c = n;
-  if (pp_profile_layout(b, n, &l) == 0 && l.torn)
-    c = l.committed;
-  free(l.units);
-  return c;
 }

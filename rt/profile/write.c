@@ -28,6 +28,8 @@ static int reserve(struct out *o, size_t n)
   unsigned char *grown;
   if (o->failed)
     return -1;
+  if (o->cap - o->n >= n)
+    return 0;
   while (cap - o->n < n) {
     if (cap > (size_t)-1 / 2)
       return o->failed = 1, -1;
@@ -72,11 +74,18 @@ static void put_u32(struct out *o, unsigned long v)
 /* Appends a little-endian u64. */
 static void put_u64(struct out *o, unsigned long long v)
 {
-  unsigned char b[8];
+  unsigned long long h = o->fnv;
+  unsigned char *d;
   int i;
-  for (i = 0; i < 8; i++)
-    b[i] = (unsigned char)(v >> (8 * i));
-  put_bytes(o, b, 8);
+  if (reserve(o, 8) != 0)
+    return;
+  d = o->b + o->n;
+  o->n += 8;
+  for (i = 0; i < 8; i++, v >>= 8) {
+    d[i] = (unsigned char)v;
+    h = (h ^ (v & 0xff)) * FNV_PRIME;
+  }
+  o->fnv = h;
 }
 
 /* Nonzero array counters of u. */
