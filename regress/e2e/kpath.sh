@@ -143,7 +143,7 @@ int main(void) {
 C
 if gcc -std=c99 -Wall -Wextra -ffreestanding -DPATHPROF_KPATH_POOL=4096 -I"$top/include" -I"$top/rt" -c "$top/rt/core/kpath.c" -o "$d/kpath.o" 2>"$d/build.log" &&
    gcc -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I"$top/include" -I"$top/rt" -o "$d/pool" "$d/pool.c" "$d/kpath.o" \
-     "$top/rt/core/core.c" "$top/rt/embedded/freestanding.c" "$top"/rt/profile/*.c 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
+     "$top/rt/core/core.c" "$top/rt/core/partial.c" "$top/rt/embedded/freestanding.c" "$top"/rt/profile/*.c 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
   $run "$d/pool"
 else echo "not ok kpath pool: build failed: $(head -1 "$d/build.log")"; fi
 

@@ -25,6 +25,7 @@ typedef struct {
   PPOptions opt;
   bool strict, verbose;
   int diagnostics;           /* --diagnostics=: DIAG_AUTO, DIAG_CHECKED or DIAG_EXACT */
+  bool try_compiles;         /* --try-compiles: instrument configure's and CMake's test programs too */
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   PPPrefixMaps maps;      /* the user's -f*-prefix-map options */
@@ -502,10 +503,21 @@ static bool any_match(const Args *globs, const char *a, const char *b) {
   return false;
 }
 
-/* A file is instrumented when it matches an include glob (or there are none) and no exclude. */
+/* A program a configure script or CMake builds to learn about the compiler (conftest.c, a
+   try-compile scratch directory): the build system deletes its tables, and a profile it
+   writes would name units nobody can report on. */
+static bool try_compile(const char *abs) {
+  const char *base = strrchr(abs, '/');
+  return !strcmp(base ? base + 1 : abs, "conftest.c") || strstr(abs, "/CMakeFiles/CMakeScratch/") ||
+         strstr(abs, "/CMakeFiles/CMakeTmp/") || strstr(abs, "/CompilerIdC/");
+}
+
+/* A file is instrumented when it matches an include glob (or there are none) and no exclude,
+   and it is no configure or CMake test program (unless --try-compiles). */
 static bool selected(const Driver *d, const char *src) {
   char *abs = absolute(src);
-  bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs);
+  bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs) &&
+            (d->try_compiles || !try_compile(abs));
   free(abs);
   return in;
 }
@@ -790,6 +802,11 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--strict")) d->strict = true;
   else if (!strcmp(a, "--verbose")) d->verbose = true;
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
+  else if (!strcmp(a, "--try-compiles")) d->try_compiles = true;
+  else if (!strcmp(a, "--frames=calls")) d->opt.frames = PP_FRAMES_CALLS;
+  else if (!strcmp(a, "--frames=all")) d->opt.frames = PP_FRAMES_ALL;
+  else if (!strcmp(a, "--frames=none")) d->opt.frames = PP_FRAMES_NONE;
+  else if (!strncmp(a, "--frames=", 9)) die("unknown value in %s (calls, all or none)", a);
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
   else if (!strncmp(a, "--mode=", 7) && pp_mode_named(a + 7) >= 0) d->opt.mode = (PPMode)pp_mode_named(a + 7);
@@ -981,6 +998,7 @@ int main(int argc, char **argv) {
   if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
+  d.opt.host = cc->host;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */

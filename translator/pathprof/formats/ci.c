@@ -36,10 +36,12 @@ PPLineBranches *pp_line_branches(const PPCovFile *f) {
   PPLineBranches *lb = pp_xcalloc(f->nlines + 1, sizeof *lb);
   for (size_t k = 0; k < f->branches.n; k++) {
     const PPCovBranch *b = &f->branches.v[k];
-    if (b->line < 1 || b->line > f->nlines) continue;
+    if (b->line < 1 || b->line > f->nlines || b->excluded) continue;
     lb[b->line].total++;
     lb[b->line].taken += b->count > 0;
     lb[b->line].reached |= b->reached;
   }
   return lb;
 }
+
+bool pp_line_counted(const PPCovFile *f, unsigned ln) { return f->lines[ln].exists && !f->lines[ln].excluded; }

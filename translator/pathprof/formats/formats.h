@@ -42,7 +42,11 @@ void pp_md_text(FILE *o, const char *s);
 int pp_report_root_set(const char *dir);
 const char *pp_report_root(void);
 const char *pp_report_path(const PPCovFile *f);
-/* Per line of f (index 1..nlines): decision outcomes on it, those taken, whether one ran. */
+/* Per line of f (index 1..nlines): decision outcomes on it, those taken, whether one ran
+   (outcomes excluded by markers left out). */
 typedef struct { unsigned total, taken; bool reached; } PPLineBranches;
 PPLineBranches *pp_line_branches(const PPCovFile *f);
+/* Whether line ln of f is a line of code that markers do not exclude (the CI formats leave
+   excluded lines out, as gcovr does). */
+bool pp_line_counted(const PPCovFile *f, unsigned ln);
 #endif
