@@ -67,7 +67,7 @@ da = {int(m) for m in re.findall(r"^DA:(\d+),", lcov, re.M)}
 brda = {int(m) for m in re.findall(r"^BRDA:(\d+),", lcov, re.M)}
 cob = open(os.path.join(p, "cov.cobertura")).read()
 cobl = {}
-for m in re.finditer(r'<line number="(\d+)" hits="\d+" branch="(true|false)"', cob):
+for m in re.finditer(r'<line number="(\d+)" hits="\d+"(?: branch="(true|false)")?', cob):  # false is the default
     cobl[int(m.group(1))] = m.group(2) == "true"
 gcov = {}
 for l in open(os.path.join(p, "cov.gcov")).read().split("\n"):

@@ -140,6 +140,17 @@ const PPCommand pp_command_report = {
   report_opts, run_report,
 };
 
+/* A unit none of whose functions ran: found by its tables only, or registered (from its
+   constructor) without counting anything. */
+static bool never_ran(const PPLoadedUnit *u) {
+  if (u->unrun) return true;
+  for (unsigned long long k = 0; k < u->rec->ncounters; k++)
+    if (u->rec->counters[k]) return false;
+  for (size_t fn = 0; fn < u->tab.funcs.n; fn++)  /* kpath functions count in their forests */
+    if (pp_profile_forest(u->prof, u->rec->checksum, (unsigned long long)fn)) return false;
+  return !u->rec->nhash && !u->rec->npart && !u->rec->dropped;
+}
+
 static int run_report(int argc, char **argv) {
   unsigned long long topn = 10;
   const char *only = NULL, *file = NULL, *arg, *test = NULL, *root = NULL;
@@ -163,7 +174,8 @@ static int run_report(int argc, char **argv) {
   file = pp_profile_name(file);
   PPLoaded l;
   if (pp_load_test(file, test, &l)) return 1;
-  int unrun = pp_load_unrun(&l, root);
+  int unrun = pp_load_unrun(&l, root), idle = 0;
+  for (size_t i = 0; i < l.units.n; i++) idle += never_ran(&l.units.v[i]);
   if (l.missing && !strict)
     fprintf(stderr, "pathprof report: %d unit%s of %s left out (no tables; --strict makes this an error)\n", l.missing,
             l.missing > 1 ? "s" : "", file);
@@ -206,10 +218,10 @@ static int run_report(int argc, char **argv) {
       const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
       printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
     }
-  if (unrun) {
-    printf("\nbuilt but never run: %d unit%s\n", unrun, unrun > 1 ? "s" : "");
+  if (idle) {
+    printf("\nbuilt but never run: %d unit%s\n", idle, idle > 1 ? "s" : "");
     for (size_t i = 0; i < l.units.n; i++)
-      if (l.units.v[i].unrun) printf("  %s (%zu functions)\n", l.units.v[i].tab.source, l.units.v[i].tab.funcs.n);
+      if (never_ran(&l.units.v[i])) printf("  %s (%zu functions)\n", l.units.v[i].tab.source, l.units.v[i].tab.funcs.n);
   }
   if (!known) fprintf(stderr, "pathprof report: %s: no instrumented function named '%s'\n", file, only);
   int rc = (strict && l.missing) || !known ? 1 : 0;
