@@ -228,6 +228,16 @@ static CXCursor callee_of(CXCursor c, bool *constant) {
   return d;
 }
 
+/* Compiler builtins that end the activation (__builtin_longjmp leaves it for its setjmp's,
+   the others end the program): calls to stop in, unlike the other intrinsics. */
+static bool ending_builtin(const char *n) {
+  static const char *names[] = { "__builtin_longjmp", "__builtin_abort", "__builtin_exit", "__builtin__exit",
+                                 "__builtin__Exit", "__builtin_trap", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
 /* Records (or moves to the current block) the call c at nesting depth d. */
 static void note_call(Builder *b, CXCursor c, int d) {
   unsigned off = start_of(c), end = end_of(c);
@@ -238,7 +248,7 @@ static void note_call(Builder *b, CXCursor c, int d) {
   CXString n = clang_getCursorSpelling(fn);
   const char *name = clang_Cursor_isNull(fn) ? NULL : clang_getCString(n);
   bool sj = name && setjmp_name(name);
-  bool builtin = name && !strncmp(name, "__builtin_", 10) && !sj;
+  bool builtin = name && !strncmp(name, "__builtin_", 10) && !sj && !ending_builtin(name);
   PPCall call = { off, end, b->cur, 0, 0, d, sj, sj && !strcmp(name, "__builtin_setjmp"),
                   name && (nothrow_builtin(name) || exec_name(name)), name && nothrow_builtin(name),
                   name ? pp_xstrdup(name) : NULL, false };
