@@ -42,6 +42,11 @@ int ppf_fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* FNV-1a 64 of n bytes, continuing from h. */
+unsigned long long ppf_fnv(unsigned long long h, const unsigned char *p, size_t n);
+/* Little-endian u64 and u32 at p. */
+unsigned long long ppf_get_u64(const unsigned char *p);
+unsigned long ppf_get_u32(const unsigned char *p);
 /* malloc for n elements of size sz, failing cleanly on overflow; never returns 0 for n == 0. */
 void *ppf_alloc_array(unsigned long long n, size_t sz);
 /* Sorts the siblings of f's valid preorder by label. Returns 0, 1 when two siblings share a

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 /* FNV-1a 64 of n bytes, continuing from h. */
-static unsigned long long fnv(unsigned long long h, const unsigned char *p, size_t n)
+unsigned long long ppf_fnv(unsigned long long h, const unsigned char *p, size_t n)
 {
   while (n--)
     h = (h ^ *p++) * FNV_PRIME;
@@ -19,7 +19,7 @@ static unsigned long long fnv(unsigned long long h, const unsigned char *p, size
 }
 
 /* Little-endian u64 at p. */
-static unsigned long long get_u64(const unsigned char *p)
+unsigned long long ppf_get_u64(const unsigned char *p)
 {
   unsigned long long v = 0;
   int i;
@@ -29,7 +29,7 @@ static unsigned long long get_u64(const unsigned char *p)
 }
 
 /* Little-endian u32 at p. */
-static unsigned long get_u32(const unsigned char *p)
+unsigned long ppf_get_u32(const unsigned char *p)
 {
   return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
          (unsigned long)p[3] << 24;
@@ -56,12 +56,12 @@ static int parse_header(const struct in *in, size_t at)
   if (left < HEADER_LEN)
     return ppf_fail(in->err, in->errlen, "%s: truncated header at byte %zu (file ends at byte %zu)",
                 in->fname, at, in->len);
-  if (get_u32(in->b + at + 8) != 1 && get_u32(in->b + at + 8) != 2)
+  if (ppf_get_u32(in->b + at + 8) != 1 && ppf_get_u32(in->b + at + 8) != 2)
     return ppf_fail(in->err, in->errlen, "%s: unknown format version %lu at byte %zu", in->fname,
-                get_u32(in->b + at + 8), at + 8);
-  if (get_u32(in->b + at + 12) != 0)
+                ppf_get_u32(in->b + at + 8), at + 8);
+  if (ppf_get_u32(in->b + at + 12) != 0)
     return ppf_fail(in->err, in->errlen, "%s: unknown flags 0x%lx at byte %zu", in->fname,
-                get_u32(in->b + at + 12), at + 12);
+                ppf_get_u32(in->b + at + 12), at + 12);
   return 0;
 }
 
@@ -106,11 +106,11 @@ static int parse_counts(const struct in *in, size_t at, size_t *pos, struct pp_u
   if (!u->counters || !u->hash)
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   for (p = in->b + *pos, i = 0; i < u->ncounters; i++, p += 8)
-    u->counters[i] = get_u64(p);
+    u->counters[i] = ppf_get_u64(p);
   for (i = 0; i < u->nhash; i++, p += 24) {
-    u->hash[i].fn = get_u64(p);
-    u->hash[i].id = get_u64(p + 8);
-    u->hash[i].count = get_u64(p + 16);
+    u->hash[i].fn = ppf_get_u64(p);
+    u->hash[i].id = ppf_get_u64(p + 8);
+    u->hash[i].count = ppf_get_u64(p + 16);
   }
   *pos = (size_t)(p - in->b);
   return 0;
@@ -140,11 +140,11 @@ static int parse_unit(const struct in *in, size_t *pos, struct ppf_recs *l)
   memset(&u, 0, sizeof u);
   if (in->len - at < UNIT_FIXED)
     return truncated(in, at);
-  u.checksum = get_u64(in->b + at + 8);
-  u.ncounters = get_u64(in->b + at + 16);
-  u.nhash = get_u64(in->b + at + 24);
-  u.dropped = get_u64(in->b + at + 32);
-  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0 ||
+  u.checksum = ppf_get_u64(in->b + at + 8);
+  u.ncounters = ppf_get_u64(in->b + at + 16);
+  u.nhash = ppf_get_u64(in->b + at + 24);
+  u.dropped = ppf_get_u64(in->b + at + 32);
+  if (parse_name(in, at, &q, ppf_get_u32(in->b + at + 4), &u.name) != 0 ||
       parse_counts(in, at, &q, &u) != 0) {
     ppf_free_unit(&u);
     return -1;
@@ -169,11 +169,11 @@ static int parse_set(const struct in *in, size_t at, size_t *pos, unsigned long 
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   memset(u->counters, 0, (size_t)u->ncounters * sizeof *u->counters);
   for (i = 0; i < nset; i++, p += 16) {
-    idx = get_u64(p);
-    if (idx >= u->ncounters || (i && idx <= prev) || get_u64(p + 8) == 0)
+    idx = ppf_get_u64(p);
+    if (idx >= u->ncounters || (i && idx <= prev) || ppf_get_u64(p + 8) == 0)
       return ppf_fail(in->err, in->errlen, "%s: sparse counter %llu at byte %zu: index %llu out of "
                       "order or range, or count 0", in->fname, i, (size_t)(p - in->b), idx);
-    u->counters[idx] = get_u64(p + 8);
+    u->counters[idx] = ppf_get_u64(p + 8);
     prev = idx;
   }
   *pos = (size_t)(p - in->b);
@@ -191,15 +191,15 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
   memset(&u, 0, sizeof u);
   if (in->len - at < SPRS_FIXED)
     return truncated(in, at);
-  u.checksum = get_u64(in->b + at + 8);
-  u.ncounters = get_u64(in->b + at + 16);
-  nset = get_u64(in->b + at + 24);
-  u.nhash = get_u64(in->b + at + 32);
-  u.dropped = get_u64(in->b + at + 40);
+  u.checksum = ppf_get_u64(in->b + at + 8);
+  u.ncounters = ppf_get_u64(in->b + at + 16);
+  nset = ppf_get_u64(in->b + at + 24);
+  u.nhash = ppf_get_u64(in->b + at + 32);
+  u.dropped = ppf_get_u64(in->b + at + 40);
   if (u.ncounters > SPRS_MAX_COUNTERS || nset > u.ncounters)
     return ppf_fail(in->err, in->errlen, "%s: sparse unit record at byte %zu: %llu of %llu counters "
                     "(at most %llu)", in->fname, at, nset, u.ncounters, SPRS_MAX_COUNTERS);
-  if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0 ||
+  if (parse_name(in, at, &q, ppf_get_u32(in->b + at + 4), &u.name) != 0 ||
       parse_set(in, at, &q, nset, &u) != 0 || u.nhash > (in->len - q) / 24 ||
       !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
     if (u.name && u.counters && u.nhash > (in->len - q) / 24)
@@ -210,9 +210,9 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l)
     return -1;
   }
   for (p = in->b + q, i = 0; i < u.nhash; i++, p += 24) {
-    u.hash[i].fn = get_u64(p);
-    u.hash[i].id = get_u64(p + 8);
-    u.hash[i].count = get_u64(p + 16);
+    u.hash[i].fn = ppf_get_u64(p);
+    u.hash[i].id = ppf_get_u64(p + 8);
+    u.hash[i].count = ppf_get_u64(p + 16);
   }
   ppf_canon_hash(&u);
   if (push(l, &u) != 0)
@@ -228,18 +228,18 @@ static int parse_osph_head(const struct in *in, size_t at, struct pp_osph *o, si
   const unsigned char *p = in->b + at;
   if (in->len - at < OSPH_FIXED + 8)
     return ppf_fail(in->err, in->errlen, "%s: truncated OSPH record at byte %zu", in->fname, at);
-  if (get_u32(p + 4) != 1)
-    return ppf_fail(in->err, in->errlen, "%s: unknown OSPH version %lu at byte %zu", in->fname, get_u32(p + 4), at + 4);
-  o->rate = get_u64(p + 8);
-  o->seed = get_u64(p + 16);
-  o->memory = get_u64(p + 24);
-  o->used = get_u64(p + 32);
-  o->peak = get_u64(p + 40);
-  o->started = get_u64(p + 48);
-  o->dropped = get_u64(p + 56);
-  o->resamples = get_u64(p + 64);
-  o->maxlog = get_u32(p + 72);
-  o->lengths = get_u32(p + 76);
+  if (ppf_get_u32(p + 4) != 1)
+    return ppf_fail(in->err, in->errlen, "%s: unknown OSPH version %lu at byte %zu", in->fname, ppf_get_u32(p + 4), at + 4);
+  o->rate = ppf_get_u64(p + 8);
+  o->seed = ppf_get_u64(p + 16);
+  o->memory = ppf_get_u64(p + 24);
+  o->used = ppf_get_u64(p + 32);
+  o->peak = ppf_get_u64(p + 40);
+  o->started = ppf_get_u64(p + 48);
+  o->dropped = ppf_get_u64(p + 56);
+  o->resamples = ppf_get_u64(p + 64);
+  o->maxlog = ppf_get_u32(p + 72);
+  o->lengths = ppf_get_u32(p + 76);
   if (o->rate == 0 || o->maxlog < 1 || o->maxlog > 16 || o->lengths > 2)
     return ppf_fail(in->err, in->errlen, "%s: OSPH record at byte %zu: bad rate, length limit or distribution",
                 in->fname, at);
@@ -247,13 +247,13 @@ static int parse_osph_head(const struct in *in, size_t at, struct pp_osph *o, si
   if ((in->len - at - OSPH_FIXED) / 4 < o->maxlog + pad + 4)
     return ppf_fail(in->err, in->errlen, "%s: truncated OSPH record at byte %zu", in->fname, at);
   for (n = 1; n <= o->maxlog; n++)
-    sum += o->weight[n] = get_u32(p + OSPH_FIXED + 4 * (n - 1));
-  if (sum != 65536 || (pad && get_u32(p + OSPH_FIXED + 4 * o->maxlog) != 0))
+    sum += o->weight[n] = ppf_get_u32(p + OSPH_FIXED + 4 * (n - 1));
+  if (sum != 65536 || (pad && ppf_get_u32(p + OSPH_FIXED + 4 * o->maxlog) != 0))
     return ppf_fail(in->err, in->errlen, "%s: OSPH record at byte %zu: length weights do not add up to 65536",
                 in->fname, at);
   *pos = at + OSPH_FIXED + 4 * (o->maxlog + pad);
-  o->nentries = get_u64(in->b + *pos);
-  o->nblocks = get_u64(in->b + *pos + 8);
+  o->nentries = ppf_get_u64(in->b + *pos);
+  o->nblocks = ppf_get_u64(in->b + *pos + 8);
   *pos += 16;
   return 0;
 }
@@ -271,9 +271,9 @@ static int parse_osph_body(const struct in *in, size_t at, struct pp_osph *o, si
   if (!o->entries || !o->blocks)
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   for (i = 0; i < o->nentries; i++, q += 24) {
-    unsigned long len = get_u32(in->b + q + 16), flags = get_u32(in->b + q + 20);
-    o->entries[i].id = get_u64(in->b + q);
-    o->entries[i].count = get_u64(in->b + q + 8);
+    unsigned long len = ppf_get_u32(in->b + q + 16), flags = ppf_get_u32(in->b + q + 20);
+    o->entries[i].id = ppf_get_u64(in->b + q);
+    o->entries[i].count = ppf_get_u64(in->b + q + 8);
     o->entries[i].len = len;
     if (len < 2 || len > (1UL << o->maxlog) || (len & (len - 1)) || flags > 1 || o->entries[i].count == 0 ||
         (flags && len > o->nblocks - total))
@@ -285,11 +285,11 @@ static int parse_osph_body(const struct in *in, size_t at, struct pp_osph *o, si
     return ppf_fail(in->err, in->errlen, "%s: OSPH record at byte %zu: entries hold %llu blocks, not %llu",
                 in->fname, at, total, o->nblocks);
   for (j = 0; j < o->nblocks; j++, q += 12) {
-    o->blocks[j].unit = get_u32(in->b + q);
-    o->blocks[j].fn = get_u32(in->b + q + 4);
-    o->blocks[j].block = get_u32(in->b + q + 8);
+    o->blocks[j].unit = ppf_get_u32(in->b + q);
+    o->blocks[j].fn = ppf_get_u32(in->b + q + 4);
+    o->blocks[j].block = ppf_get_u32(in->b + q + 8);
   }
-  if (pad && get_u32(in->b + q) != 0)
+  if (pad && ppf_get_u32(in->b + q) != 0)
     return ppf_fail(in->err, in->errlen, "%s: nonzero OSPH padding at byte %zu", in->fname, q);
   *pos = q + pad;
   return 0;
@@ -337,9 +337,9 @@ static int parse_nodes(const struct in *in, size_t at, struct pp_forest *f)
   if (!(f->nodes = ppf_alloc_array(f->nnodes, sizeof *f->nodes)))
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   for (i = 0; i < f->nnodes; i++, p += 24) {
-    f->nodes[i].label = get_u64(p);
-    f->nodes[i].count = get_u64(p + 8);
-    f->nodes[i].depth = get_u64(p + 16);
+    f->nodes[i].label = ppf_get_u64(p);
+    f->nodes[i].count = ppf_get_u64(p + 8);
+    f->nodes[i].depth = ppf_get_u64(p + 16);
     if (f->nodes[i].depth > (i ? prev + 1 : 0) || f->nodes[i].depth > 2 * (unsigned long long)f->k - 3)
       return ppf_fail(in->err, in->errlen, "%s: bad node depth %llu at byte %zu (k = %lu, previous depth %llu)",
                   in->fname, f->nodes[i].depth, (size_t)(p + 16 - in->b), f->k, prev);
@@ -363,11 +363,11 @@ static int parse_kslb(const struct in *in, size_t *pos, struct forests *l)
   if (in->len - at < KSLB_FIXED)
     return ppf_fail(in->err, in->errlen, "%s: truncated forest record at byte %zu (file ends at byte %zu)",
                 in->fname, at, in->len);
-  f.k = get_u32(in->b + at + 4);
-  f.checksum = get_u64(in->b + at + 8);
-  f.fn = get_u64(in->b + at + 16);
-  f.nnodes = get_u64(in->b + at + 24);
-  f.dropped = get_u64(in->b + at + 32);
+  f.k = ppf_get_u32(in->b + at + 4);
+  f.checksum = ppf_get_u64(in->b + at + 8);
+  f.fn = ppf_get_u64(in->b + at + 16);
+  f.nnodes = ppf_get_u64(in->b + at + 24);
+  f.dropped = ppf_get_u64(in->b + at + 32);
   f.nodes = 0;
   if (f.k == 0 ? f.checksum || f.fn || f.nnodes : f.k < 2 || f.k > KMAX)
     return ppf_fail(in->err, in->errlen, "%s: bad k %lu in forest record at byte %zu (2 to %d)", in->fname,
@@ -395,7 +395,7 @@ static int parse_test_head(const struct in *in, size_t *pos, struct ppf_testlist
   void *v = tl->v;
   if (in->len - at < TEST_FIXED)
     return ppf_fail(in->err, in->errlen, "%s: truncated test record at byte %zu", in->fname, at);
-  len = get_u32(in->b + at + 4);
+  len = ppf_get_u32(in->b + at + 4);
   if (len < 1 || len > TEST_NAME_MAX)
     return ppf_fail(in->err, in->errlen, "%s: test name of %lu bytes at byte %zu (1 to %d)", in->fname, len,
                     at + 4, TEST_NAME_MAX);
@@ -409,7 +409,7 @@ static int parse_test_head(const struct in *in, size_t *pos, struct ppf_testlist
   tl->v = v;
   memset(&tl->v[tl->n], 0, sizeof *tl->v);
   tl->v[tl->n++].name = name;
-  *left = get_u64(in->b + at + 8);
+  *left = ppf_get_u64(in->b + at + 8);
   *pos = q;
   return 0;
 }
@@ -425,26 +425,26 @@ static int parse_part(const struct in *in, size_t *pos, struct parts *l)
   if (in->len - at < PART_FIXED)
     return ppf_fail(in->err, in->errlen, "%s: truncated partial path record at byte %zu (file ends at byte %zu)",
                     in->fname, at, in->len);
-  if (get_u32(in->b + at + 4) != 1)
+  if (ppf_get_u32(in->b + at + 4) != 1)
     return ppf_fail(in->err, in->errlen, "%s: unknown partial path record version %lu at byte %zu", in->fname,
-                    get_u32(in->b + at + 4), at + 4);
-  n = get_u64(in->b + at + 8);
-  l->dropped += get_u64(in->b + at + 16); /* wraps only past 2^64 records' worth */
+                    ppf_get_u32(in->b + at + 4), at + 4);
+  n = ppf_get_u64(in->b + at + 8);
+  l->dropped += ppf_get_u64(in->b + at + 16); /* wraps only past 2^64 records' worth */
   if (n > (in->len - at - PART_FIXED) / PART_ENTRY)
     return ppf_fail(in->err, in->errlen, "%s: truncated partial path record at byte %zu (file ends at byte %zu)",
                     in->fname, at, in->len);
   for (p = in->b + at + PART_FIXED, i = 0; i < n; i++, p += PART_ENTRY) {
-    if (get_u64(p + 32) == 0)
+    if (ppf_get_u64(p + 32) == 0)
       continue; /* padding of a dump that raced with another thread */
     v = l->v;
     if (ppf_reserve(&v, &l->cap, l->n, sizeof *l->v) != 0)
       return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
     l->v = v;
-    l->v[l->n].checksum = get_u64(p);
-    l->v[l->n].p.fn = get_u64(p + 8);
-    l->v[l->n].p.site = get_u64(p + 16);
-    l->v[l->n].p.r = get_u64(p + 24);
-    l->v[l->n].p.count = (long long)get_u64(p + 32);
+    l->v[l->n].checksum = ppf_get_u64(p);
+    l->v[l->n].p.fn = ppf_get_u64(p + 8);
+    l->v[l->n].p.site = ppf_get_u64(p + 16);
+    l->v[l->n].p.r = ppf_get_u64(p + 24);
+    l->v[l->n].p.count = (long long)ppf_get_u64(p + 32);
     l->v[l->n++].at = (size_t)(p - in->b);
   }
   *pos = at + PART_FIXED + PART_ENTRY * (size_t)n;
@@ -459,14 +459,14 @@ static int parse_trailer(const struct in *in, size_t start, size_t pos, unsigned
   if (in->len - pos < TRAILER_LEN)
     return ppf_fail(in->err, in->errlen, "%s: truncated trailer at byte %zu (file ends at byte %zu)",
                 in->fname, pos, in->len);
-  if (get_u32(in->b + pos + 4) != nunits)
+  if (ppf_get_u32(in->b + pos + 4) != nunits)
     return ppf_fail(in->err, in->errlen, "%s: wrong unit count %lu at byte %zu (found %lu records)",
-                in->fname, get_u32(in->b + pos + 4), pos + 4, nunits);
-  sum = fnv(FNV_BASIS, in->b + start, pos + 8 - start);
+                in->fname, ppf_get_u32(in->b + pos + 4), pos + 4, nunits);
+  sum = ppf_fnv(FNV_BASIS, in->b + start, pos + 8 - start);
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  sum = get_u64(in->b + pos + 8); /* fuzz builds reach the checks after it with any checksum */
+  sum = ppf_get_u64(in->b + pos + 8); /* fuzz builds reach the checks after it with any checksum */
 #endif
-  if (get_u64(in->b + pos + 8) != sum)
+  if (ppf_get_u64(in->b + pos + 8) != sum)
     return ppf_fail(in->err, in->errlen, "%s: checksum mismatch at byte %zu (the data is corrupt)",
                 in->fname, pos + 8);
   return 0;
@@ -487,7 +487,7 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
     if (in->len - q < 4)
       return ppf_fail(in->err, in->errlen, "%s: missing trailer at byte %zu (file ends at byte %zu)",
                   in->fname, q, in->len);
-    tag = get_u32(in->b + q);
+    tag = ppf_get_u32(in->b + q);
     if (left && tag != UNIT_TAG && tag != SPRS_TAG)
       return ppf_fail(in->err, in->errlen, "%s: test '%s': %llu unit records missing at byte %zu", in->fname,
                       tl->v[tl->n - 1].name, left, q);
@@ -503,7 +503,7 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
       rc = parse_osph(in, &q, osp);
     else if (tag == PART_TAG)
       rc = parse_part(in, &q, pl);
-    else if (tag == TEST_TAG && get_u32(in->b + start + 8) == 2)
+    else if (tag == TEST_TAG && ppf_get_u32(in->b + start + 8) == 2)
       rc = parse_test_head(in, &q, tl, &left);
     else if (tag == UNIT_TAG || tag == SPRS_TAG) { /* the current test's, else the totals' */
       struct ppf_recs *dst = left ? &tl->v[tl->n - 1].recs : l;
@@ -549,13 +549,13 @@ static size_t parse_cont_header(const struct in *in)
     truncated(in, 0);
     return 0;
   }
-  page = get_u32(in->b + 12);
-  if (get_u32(in->b + 8) != 1)
+  page = ppf_get_u32(in->b + 12);
+  if (ppf_get_u32(in->b + 8) != 1)
     ppf_fail(in->err, in->errlen, "%s: unknown continuous format version %lu at byte 8", in->fname,
-         get_u32(in->b + 8));
+         ppf_get_u32(in->b + 8));
   else if (page < 64 || page > (1UL << 24) || (page & (page - 1)) != 0)
     ppf_fail(in->err, in->errlen, "%s: bad page size %lu at byte 12", in->fname, page);
-  else if (get_u32(in->b + 16) != PP_CONT_BOM || get_u32(in->b + 20) != 0)
+  else if (ppf_get_u32(in->b + 16) != PP_CONT_BOM || ppf_get_u32(in->b + 20) != 0)
     ppf_fail(in->err, in->errlen, "%s: byte order or flags at byte 16 not those of a little-endian "
          "host's continuous profile", in->fname);
   else
@@ -571,12 +571,12 @@ static int cont_hash(const unsigned char *h, unsigned long long cap, struct pp_u
   if (!u->hash)
     return -1;
   for (i = 0; i < cap; i++, h += 24) {
-    key = get_u64(h);
-    if (key == 0 || key == ~0ULL || get_u64(h + 16) == 0)
+    key = ppf_get_u64(h);
+    if (key == 0 || key == ~0ULL || ppf_get_u64(h + 16) == 0)
       continue;
     u->hash[u->nhash].fn = key - 1;
-    u->hash[u->nhash].id = get_u64(h + 8);
-    u->hash[u->nhash++].count = get_u64(h + 16);
+    u->hash[u->nhash].id = ppf_get_u64(h + 8);
+    u->hash[u->nhash++].count = ppf_get_u64(h + 16);
   }
   ppf_canon_hash(u);
   return 0;
@@ -590,20 +590,20 @@ static int parse_region(const struct in *in, size_t pos, size_t page, struct pp_
   unsigned long long nc, cap, data, s, i, left = in->len - pos;
   unsigned long len;
 
-  if (left < PP_CONT_REGION || get_u32(r) != PP_CONT_TAG)
+  if (left < PP_CONT_REGION || ppf_get_u32(r) != PP_CONT_TAG)
     return ppf_fail(in->err, in->errlen, "%s: no region header at byte %zu", in->fname, pos);
-  len = get_u32(r + 4);
-  nc = get_u64(r + 16);
-  cap = get_u64(r + 24);
-  data = get_u64(r + 40);
-  s = get_u64(r + 48);
+  len = ppf_get_u32(r + 4);
+  nc = ppf_get_u64(r + 16);
+  cap = ppf_get_u64(r + 24);
+  data = ppf_get_u64(r + 40);
+  s = ppf_get_u64(r + 48);
   if (data % page || s % page || data < PP_CONT_REGION + len || s < data || s > left ||
       nc > (s - data) / 8 || cap > (s - data - 8 * nc) / 24)
     return ppf_fail(in->err, in->errlen, "%s: region at byte %zu does not fit its sizes", in->fname, pos);
   memset(u, 0, sizeof *u);
-  u->checksum = get_u64(r + 8);
+  u->checksum = ppf_get_u64(r + 8);
   u->ncounters = nc;
-  u->dropped = get_u64(r + 32);
+  u->dropped = ppf_get_u64(r + 32);
   u->name = malloc(len + 1);
   u->counters = ppf_alloc_array(nc ? nc : 1, sizeof *u->counters);
   if (!u->name || !u->counters || cont_hash(r + data + 8 * nc, cap, u) != 0)
@@ -613,7 +613,7 @@ static int parse_region(const struct in *in, size_t pos, size_t page, struct pp_
   if (strlen(u->name) != len)
     return ppf_fail(in->err, in->errlen, "%s: NUL in the name at byte %zu", in->fname, pos + PP_CONT_REGION);
   for (i = 0; i < nc; i++)
-    u->counters[i] = get_u64(r + data + 8 * i);
+    u->counters[i] = ppf_get_u64(r + data + 8 * i);
   *size = (size_t)s;
   return 0;
 }
@@ -861,167 +861,4 @@ int pp_profile_read(const char *path, struct pp_profile *out, char *err, size_t 
     free(names[i]);
   free(names);
   return rc;
-}
-
-/* ---- The writer's quick look: record headers only, no checksum (pp_layout) ---- */
-
-/* Whether the stream magic occurs in the n bytes at b. */
-static int memmem_magic(const unsigned char *b, size_t n)
-{
-  size_t i;
-  for (i = 0; i + 8 <= n; i++)
-    if (b[i] == 'P' && !memcmp(b + i, "PATHPROF", 8))
-      return 1;
-  return 0;
-}
-
-#define WALK_CUT ((size_t)-1) /* the record runs past the end of the bytes: cut short */
-#define WALK_BAD ((size_t)-2) /* a record the walk cannot size (unknown tag, OSPH) */
-
-/* bytes a record's body of n items of sz bytes, after a fixed part at `at`, ends at; WALK_CUT
-   when past len. */
-static size_t body_end(size_t len, size_t at, unsigned long long n, size_t sz)
-{
-  if (at > len || n > (len - at) / sz)
-    return WALK_CUT;
-  return at + (size_t)n * sz;
-}
-
-/* Where the record at `at` ends, from its header; a unit record's (checksum, ncounters) is
-   appended to out's list. */
-static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
-{
-  unsigned long tag = get_u32(b + at);
-  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : tag == TEST_TAG ? TEST_FIXED
-                 : tag == PART_TAG ? PART_FIXED : 0, q;
-  unsigned long long nc;
-  size_t lo, hi, mid;
-  void *v;
-
-  if (!fixed)
-    return WALK_BAD;
-  if (len - at < fixed)
-    return WALK_CUT;
-  if (tag == KSLB_TAG)
-    return body_end(len, at + KSLB_FIXED, get_u64(b + at + 24), 24);
-  if (tag == PART_TAG)
-    return body_end(len, at + PART_FIXED, get_u64(b + at + 8), PART_ENTRY);
-  if (tag == TEST_TAG) /* its name; its unit records follow as records of their own */
-    return body_end(len, at + TEST_FIXED, (get_u32(b + at + 4) + 7) / 8, 8);
-  nc = get_u64(b + at + 16);
-  q = at + fixed + (get_u32(b + at + 4) + 7) / 8 * 8;
-  q = body_end(len, q, tag == SPRS_TAG ? get_u64(b + at + 24) : nc, tag == SPRS_TAG ? 16 : 8);
-  q = q == WALK_CUT ? q : body_end(len, q, get_u64(b + at + (tag == SPRS_TAG ? 32 : 24)), 24);
-  if (q == WALK_CUT)
-    return q;
-  lo = 0; /* kept sorted and unique as they come: most streams repeat the same units */
-  hi = out->nunits;
-  while (lo < hi) {
-    mid = (lo + hi) / 2;
-    if (out->units[mid][0] < get_u64(b + at + 8) ||
-        (out->units[mid][0] == get_u64(b + at + 8) && out->units[mid][1] < nc))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < out->nunits && out->units[lo][0] == get_u64(b + at + 8) && out->units[lo][1] == nc)
-    return q;
-  v = out->units;
-  if ((out->nunits & (out->nunits - 1)) == 0 && !(v = realloc(out->units, 2 * (out->nunits + 1) * sizeof *out->units)))
-    return WALK_BAD;
-  out->units = v;
-  memmove(out->units + lo + 1, out->units + lo, (out->nunits - lo) * sizeof *out->units);
-  out->units[lo][0] = get_u64(b + at + 8);
-  out->units[lo][1] = nc;
-  out->nunits++;
-  return q;
-}
-
-/* Where the stream at `at` ends (after its trailer), or WALK_CUT / WALK_BAD. */
-static size_t walk_stream(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
-{
-  size_t q = at + HEADER_LEN;
-  if (memcmp(b + at, "PATHPROF", len - at < 8 ? len - at : 8) != 0)
-    return WALK_BAD;
-  if (len - at < HEADER_LEN)
-    return WALK_CUT;
-  if ((get_u32(b + at + 8) != 1 && get_u32(b + at + 8) != 2) || get_u32(b + at + 12) != 0)
-    return WALK_BAD;
-  while (q != WALK_CUT && q != WALK_BAD) {
-    if (len - q < 4)
-      return WALK_CUT;
-    if (get_u32(b + q) == END_TAG)
-      return len - q < TRAILER_LEN ? WALK_CUT : q + TRAILER_LEN;
-    q = walk_record(b, len, q, out);
-  }
-  return q;
-}
-
-/* Whether the complete stream from `at` to `end` (after its trailer) has the checksum its
-   trailer holds. */
-static int stream_sum_ok(const unsigned char *b, size_t at, size_t end)
-{
-  size_t t = end - TRAILER_LEN;
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  (void)b; (void)at; (void)t;
-  return 1; /* as parse_trailer: fuzz builds reach what follows with any checksum */
-#else
-  return fnv(FNV_BASIS, b + at, t + 8 - at) == get_u64(b + t + 8);
-#endif
-}
-
-/* Walks the streams of a profile file (see profile.h). A stream cut short counts as torn only
-   when it is the last thing in the file (no stream magic after its start): damage elsewhere
-   is left to a full read. Checksums are checked as pp_profile_layout_checked says. */
-static int layout(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
-{
-  size_t at = 0, end, last = 0;
-
-  memset(out, 0, sizeof *out);
-  if (n >= 8 && !memcmp(b, PP_CONT_MAGIC, 8))
-    return out->other = 1, 0;
-  while (at < n) {
-    end = walk_stream(b, n, at, out);
-    if (end == WALK_CUT && (!out->nstreams || (n - at > 8 && memmem_magic(b + at + 8, n - at - 8))))
-      end = WALK_BAD; /* only an appended stream can be torn: a cut first one is damage */
-    if (end == WALK_CUT && n - at >= HEADER_LEN + TRAILER_LEN && get_u32(b + n - TRAILER_LEN) == END_TAG)
-      end = WALK_BAD; /* it ends in a trailer: a whole stream whose sizes were changed, not torn */
-    if (end != WALK_CUT && end != WALK_BAD && n <= verify && !stream_sum_ok(b, at, end))
-      end = WALK_BAD; /* a small file: every stream's checksum is checked */
-    if (end == WALK_CUT || end == WALK_BAD) {
-      out->torn = end == WALK_CUT;
-      out->other = end == WALK_BAD;
-      break;
-    }
-    if (!out->nstreams++)
-      out->first = end;
-    last = at;
-    out->committed = at = end;
-  }
-  /* a larger file: the stream the next one is appended after */
-  if (!out->other && out->nstreams && n > verify && out->committed - last <= verify &&
-      !stream_sum_ok(b, last, out->committed))
-    out->other = 1;
-  return 0;
-}
-
-int pp_profile_layout(const unsigned char *b, size_t n, struct pp_layout *out)
-{
-  return layout(b, n, out, 0);
-}
-
-int pp_profile_layout_checked(const unsigned char *b, size_t n, struct pp_layout *out, size_t verify)
-{
-  return layout(b, n, out, verify);
-}
-
-/* The bytes readers parse: a torn tail (a writer killed while appending) is not data yet. */
-size_t pp_profile_committed(const unsigned char *b, size_t n)
-{
-  struct pp_layout l;
-  size_t c = n;
-  if (pp_profile_layout(b, n, &l) == 0 && l.torn)
-    c = l.committed;
-  free(l.units);
-  return c;
 }

@@ -194,20 +194,6 @@ static int analyse(Driver *d, Plan *p) {
 
 /* ---- paths ---- */
 
-static char *base_noext(const char *path) {
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  const char *dot = strrchr(b, '.');
-  return dot && dot != b ? pp_xasprintf("%.*s", (int)(dot - b), b) : pp_xstrdup(b);
-}
-
-static char *absolute(const char *path) {
-  if (path[0] == '/') return pp_xstrdup(path);
-  char cwd[PATH_MAX];
-  if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
-  return pp_xasprintf("%s/%s", cwd, path);
-}
-
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
    linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno),
    prog-foo-2.pp.json for a second foo.c of the same command. */
@@ -218,10 +204,10 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
     t = pp_ends_with(obj, ".o") || pp_ends_with(obj, ".s") ? pp_xasprintf("%.*s.pp.json", (int)(n - 2), obj)
                                                      : pp_xasprintf("%s.pp.json", obj);
   } else {
-    char *b = base_noext(d->args.v[p->sources.v[k]]);
+    char *b = pp_base_noext(d->args.v[p->sources.v[k]]);
     int same = 0;
     for (size_t j = 0; j < k; j++) {
-      char *o = base_noext(d->args.v[p->sources.v[j]]);
+      char *o = pp_base_noext(d->args.v[p->sources.v[j]]);
       same += !strcmp(o, b);
       free(o);
     }
@@ -229,15 +215,15 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
              : pp_xasprintf("%s-%s.pp.json", p->output ? p->output : "a.out", b);
     free(b);
   }
-  char *abs = absolute(t);
+  char *abs = pp_absolute(t);
   free(t);
   const char *db = getenv("PATHPROF_DB");
   if (db && *db) {  /* one directory for all tables, named so objects never collide */
-    char *b = base_noext(abs);
+    char *b = pp_base_noext(abs);
     t = pp_xasprintf("%s/%s-%016llx.pp.json", db, b, (unsigned long long)pp_fnv1a(PP_FNV_BASIS, abs, strlen(abs)));
     free(b);
     free(abs);
-    abs = absolute(t);
+    abs = pp_absolute(t);
     free(t);
   }
   return abs;
@@ -246,7 +232,7 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
 /* Where a source's object goes; with -save-temps a link keeps them as gcc does (prog-a.o). */
 static char *output_for(const Plan *p, const Driver *d, const char *src, size_t k) {
   if (p->output && !p->link) return pp_xstrdup(p->output);
-  char *b = base_noext(src), *o;
+  char *b = pp_base_noext(src), *o;
   if (p->link && p->save_temps) o = pp_xasprintf("%s-%s.o", p->output ? p->output : "a.out", b);
   else if (p->link) o = pp_xasprintf("%s/%zu-%s.o", d->tmpdir, k, b);
   else o = pp_xasprintf("%s.%s", b, p->asm_only ? "s" : "o");
@@ -293,7 +279,7 @@ static int preprocess(Driver *d, const Plan *p, const char *src, const char *ifi
   Args a = cmd(d);
   copy_options(&a, d, linker_only);
   /* gcc's names: -o X gives X's name with .d and target X, else the source's base name */
-  char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", base_noext(src));
+  char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", pp_base_noext(src));
   if (p->has_md && !p->has_mf) {
     const char *slash = strrchr(named, '/'), *dot = strrchr(named, '.');
     size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - named) : strlen(named);
@@ -503,21 +489,12 @@ static bool any_match(const Args *globs, const char *a, const char *b) {
   return false;
 }
 
-/* A program a configure script or CMake builds to learn about the compiler (conftest.c, a
-   try-compile scratch directory): the build system deletes its tables, and a profile it
-   writes would name units nobody can report on. */
-static bool try_compile(const char *abs) {
-  const char *base = strrchr(abs, '/');
-  return !strcmp(base ? base + 1 : abs, "conftest.c") || strstr(abs, "/CMakeFiles/CMakeScratch/") ||
-         strstr(abs, "/CMakeFiles/CMakeTmp/") || strstr(abs, "/CompilerIdC/");
-}
-
 /* A file is instrumented when it matches an include glob (or there are none) and no exclude,
    and it is no configure or CMake test program (unless --try-compiles). */
 static bool selected(const Driver *d, const char *src) {
-  char *abs = absolute(src);
+  char *abs = pp_absolute(src);
   bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs) &&
-            (d->try_compiles || !try_compile(abs));
+            (d->try_compiles || !pp_try_compile(abs));
   free(abs);
   return in;
 }
