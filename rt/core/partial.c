@@ -10,6 +10,8 @@
 #ifndef PATHPROF_PARTIAL_SLOTS
 #if defined(__STDC_HOSTED__) && __STDC_HOSTED__ && (defined(__unix__) || defined(__APPLE__))
 #define PATHPROF_PARTIAL_SLOTS 1024
+#elif defined(__AVR__) /* 2 KiB of RAM on an ATmega328P */
+#define PATHPROF_PARTIAL_SLOTS 4
 #else
 #define PATHPROF_PARTIAL_SLOTS 32
 #endif
@@ -18,6 +20,8 @@
 #ifndef PATHPROF_FRAME_SLOTS
 #if defined(__STDC_HOSTED__) && __STDC_HOSTED__ && (defined(__unix__) || defined(__APPLE__))
 #define PATHPROF_FRAME_SLOTS 1024
+#elif defined(__AVR__)
+#define PATHPROF_FRAME_SLOTS 16
 #else
 #define PATHPROF_FRAME_SLOTS 128
 #endif
