@@ -97,7 +97,7 @@ for t in "atmega328p:avr-:-mmcu=atmega328p:" "cortex-m0:arm-none-eabi-:-mcpu=cor
   rm -f "$lib"
   if make -C "$top" -s rt-freestanding CROSS="$cross" RT_ARCH="$arch" RT_NAME="regress-$name" >"fs-$name.log" 2>&1; then
     members=$(${cross}ar t "$lib" | sort | tr '\n' ' ')
-    want=$(printf '%s\n' core.o freestanding.o kpath.o osp.o textdump.o $semi | sort | tr '\n' ' ')
+    want=$(printf '%s\n' core.o freestanding.o kpath.o osp.o partial.o textdump.o $semi | sort | tr '\n' ' ')
     why="members: $members"; check "make rt-freestanding for $name: $want" [ "$members" = "$want" ]
   else
     nok "make rt-freestanding for $name" "$(grep -m1 -i 'error' "fs-$name.log")"
