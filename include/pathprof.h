@@ -34,7 +34,7 @@ int pathprof_set_test(const char *name);
 int pathprof_write_file(const char *path);
 
 /* ---- Freestanding back ends (doc/formats.md section 5, samples/firmware/README.md) ----
-   A program on a bare-metal target links the core (rt/core/core.c) and rt/embedded/freestanding.c, plus the
+   A program on a bare-metal target links the core (rt/core/core.c, rt/core/partial.c) and rt/embedded/freestanding.c, plus the
    back ends it uses. Checkpoints: call a dump and then pathprof_reset() between test cases; each
    dump then carries only the counts since the previous one and `pathprof import` adds them up. */
 

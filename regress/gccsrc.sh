@@ -5,16 +5,24 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz
 dest="$top/regress/out/gcc-src"
-if [ ! -f "$tarball" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-12-source; } >/dev/null 2>&1
-  fi
-  if [ ! -f "$tarball" ]; then
-    echo "gcc-12-source is not installed (run: apt-get install gcc-12-source)" >&2
-    exit 0
-  fi
-fi
 mkdir -p "$dest"
+# Installs the package (as root), one script at a time, waiting for another package manager to
+# finish rather than failing on its lock; the package lists are refreshed when the first try fails
+# (a fresh machine has none). What apt said stays in $dest/install.log.
+if [ ! -f "$tarball" ] && [ "$(id -u)" = 0 ]; then
+  (
+    flock 8
+    apt="apt-get -o DPkg::Lock::Timeout=600 -qq"
+    if [ ! -f "$tarball" ]; then
+      DEBIAN_FRONTEND=noninteractive $apt install -y gcc-12-source >"$dest/install.log" 2>&1 ||
+        { $apt update >>"$dest/install.log" 2>&1; DEBIAN_FRONTEND=noninteractive $apt install -y gcc-12-source >>"$dest/install.log" 2>&1; }
+    fi
+  ) 8>"$dest/.install-lock"
+fi
+if [ ! -f "$tarball" ]; then
+  echo "gcc-12-source is not installed (run: apt-get install gcc-12-source)$( [ -s "$dest/install.log" ] && printf '; apt-get said: %s' "$(tail -1 "$dest/install.log")")" >&2
+  exit 0
+fi
 (
   flock 9
   need=""

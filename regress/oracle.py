@@ -9,6 +9,9 @@ Usage: oracle.py [--name NAME] [--kpaths K] --trace TRACE --decoded DECODED TABL
   TRACE    the trace log of a tracing build (formats.md section 3)
   DECODED  the output of `pathprof dump --decode PROFILE` ('-' for standard input):
              P <checksum> <fn> <count> <b1,...,bn> <E|B>   one path and its count
+             Q <checksum> <fn> <count> <b1,...,bk> <site>  one partial path: the blocks an
+                                                          activation that never finished ran
+                                                          on its last path (count < 0: taken back)
              O <checksum> <fn> <count>                    overflow count (must be 0)
              K <checksum> <fn> <count> <b1,..:E|B>;...    with --kpaths K: one n-gram (n <= K) of
                                                           consecutive paths of one activation
@@ -17,8 +20,14 @@ Usage: oracle.py [--name NAME] [--kpaths K] --trace TRACE --decoded DECODED TABL
            the normal, exit, back and cut edges must equal the traversals of those edges by the
            trace's finished paths (functions matched by source file, name and first line; copies
            of one function in several units added up); --except leaves a function out
-Prints "ok oracle NAME" or "not ok oracle NAME: <first differences>", and comment lines starting
-with "#". Exit status: 0 ok, 1 not ok, 2 unusable input (also printed as "not ok").
+Activations still open when the trace ends (exit() in a callee, abort, a fault, exec) are cut
+there: each one's current path is a partial path. A block of an activation further down the stack
+means a longjmp: the activations above it were abandoned (partial paths), and the path of the one
+it returned to goes on from its setjmp (the block with an edge to the new one): its abandoned
+part is a partial path, and the prefix up to the setjmp, which the resumed path counts again, is
+taken back once (count -1). Prints "ok oracle NAME" or "not ok oracle NAME: <first differences>",
+and comment lines starting with "#". Exit status: 0 ok, 1 not ok, 2 unusable input (also printed
+as "not ok").
 """
 
 import collections
@@ -43,6 +52,8 @@ class Function:
         self.source = source
         self.nblocks = nblocks
         self.kinds = collections.defaultdict(set)   # (src, dst) -> set of edge kinds
+        self.noreturn = set()                        # blocks whose exit edge is a call that never returns
+        self.builtin_setjmp = set()                  # blocks with a __builtin_setjmp (tables' stops, kind 2)
 
     def label(self):
         return "%s (%s fn %d)" % (self.name, os.path.basename(self.source), self.index)
@@ -79,6 +90,11 @@ def load_tables(paths):
                 except (KeyError, TypeError, ValueError):
                     raise Fail("%s: function %s: malformed edge %r" % (path, func.name, e))
                 func.kinds[(src, dst)].add(kind)
+                if kind == "exit" and e.get("exit") == "noreturn":
+                    func.noreturn.add(src)
+            for st in fn.get("stops", []):
+                if len(st) > 3 and st[3] == 2:
+                    func.builtin_setjmp.add(st[0])
             funcs[(cs, i)] = func
     return funcs
 
@@ -93,6 +109,8 @@ class Replay:
         self.counts = collections.Counter()   # (checksum, fn, blocks tuple, 'E'|'B') -> count
         self.edges = collections.Counter()    # (checksum, fn, src, dst, kind) -> traversals by finished paths
         self.stack = []                        # activations: [Function, current path list]
+        self.partials = collections.Counter()  # (checksum, fn, blocks tuple) -> activations cut there
+        self.left = {}                         # Function -> its last activation left by a noreturn call
         self.errors = []
         self.events = 0
 
@@ -106,7 +124,7 @@ class Replay:
         return f
 
     def finish(self, act, end, to=None):
-        f, path, last = act
+        f, path, last = act[0], act[1], act[2]
         self.counts[(f.checksum, f.index, tuple(path), end)] += 1
         for a, b in zip(path, path[1:]):
             self.edges[(f.checksum, f.index, a, b, "normal")] += 1
@@ -127,8 +145,15 @@ class Replay:
         if blk < 0 or blk >= f.nblocks or blk == EXIT:
             raise Fail("%s: block %d is not a real block of %s (%d blocks)" % (where, blk, f.label(), f.nblocks))
         if blk == ENTRY:
-            self.stack.append([f, [ENTRY], collections.deque(maxlen=max(self.k, 1))])
+            self.stack.append([f, [ENTRY], collections.deque(maxlen=max(self.k, 1)), False])
             return
+        running = [a for a in self.stack if a[0] is f]
+        if running:  # a longjmp from above (nothing when f is on top): the others were abandoned
+            while self.stack[-1][0] is not f:
+                self.cut(self.stack.pop(), 1)
+        elif f in self.left:  # f left by its own longjmp (counted as finished), back at its setjmp
+            self.stack.append(self.left.pop(f))
+            self.stack[-1][3] = True
         if not self.stack:
             raise Fail("%s: block %d of %s entered with no activation running" % (where, blk, f.label()))
         top = self.stack[-1]
@@ -136,6 +161,8 @@ class Replay:
             raise Fail("%s: block %d of %s entered while %s is running" % (where, blk, f.label(), top[0].label()))
         prev = top[1][-1]
         kinds = f.kinds.get((prev, blk), set())
+        if not kinds and self.resume(top, blk):
+            return
         cut = kinds & {"back", "cut"}
         if cut and "normal" in kinds:
             self.error("%s: %s: edge %d->%d is both normal and %s; the trace cannot tell them apart"
@@ -149,8 +176,35 @@ class Replay:
             self.error("%s: %s: trace transition %d->%d is not a CFG edge (%s)" % (where, f.label(), prev, blk, what))
         top[1].append(blk)
 
+    def cut(self, act, n):
+        """An activation's current path counted n times as a partial path."""
+        f, path = act[0], act[1]
+        self.partials[(f.checksum, f.index, tuple(path))] += n
+        for a, b in zip(path, path[1:]):
+            self.edges[(f.checksum, f.index, a, b, "normal")] += n
+
+    def resume(self, act, blk):
+        """A longjmp came back to act's setjmp: its path goes on from the last block with an edge
+        to blk. The part since is a partial path (unless its path was counted as finished, when
+        it left by its own longjmp), and the prefix up to the setjmp is taken back once."""
+        f, path = act[0], act[1]
+        for i in range(len(path) - 1, -1, -1):
+            if "normal" in f.kinds.get((path[i], blk), set()):
+                if not act[3]:
+                    self.cut(act, 1)
+                act[3] = False
+                # gcov counts a __builtin_setjmp's receiver: the prefix taken back ends before it
+                act[1] = path[:i] if path[i] in f.builtin_setjmp else path[:i + 1]
+                self.cut(act, -1)
+                act[1] = path[:i + 1] + [blk]
+                return True
+        return False
+
     def leave(self, cs, fn, where):
         f = self.func(cs, fn, where)
+        if any(a[0] is f for a in self.stack):  # those above were abandoned (longjmp, pthread_exit)
+            while self.stack[-1][0] is not f:
+                self.cut(self.stack.pop(), 1)
         if not self.stack or self.stack[-1][0] is not f:
             running = self.stack[-1][0].label() if self.stack else "nothing"
             raise Fail("%s: %s returns while %s is running" % (where, f.label(), running))
@@ -159,6 +213,8 @@ class Replay:
         if "exit" not in f.kinds.get((last, EXIT), set()):
             self.error("%s: %s: returns from block %d, which has no exit edge" % (where, f.label(), last))
         self.finish(act, "E")
+        if last in f.noreturn:
+            self.left[f] = [f, list(act[1]), act[2], False]
 
     def run(self, path):
         try:
@@ -228,6 +284,40 @@ def load_decoded(path, lines, errors):
             if n != 0:
                 errors.append("%s: overflow count %d for function %s of unit %s" % (where, n, w[2], w[1]))
     return +counts
+
+
+def load_partials(path, lines):
+    """Returns a Counter like Replay.partials, from the Q lines of the decoded profile."""
+    counts = collections.Counter()
+    for lineno, line in enumerate(lines, 1):
+        w = line.split()
+        if not w or w[0] not in ("Q", "QX"):
+            continue
+        where = "%s:%d" % (os.path.basename(path), lineno)
+        if w[0] == "QX":
+            raise Fail("%s: a partial path that names no prefix: %r" % (where, line.rstrip("\n")))
+        try:
+            if len(w) != 6 or len(w[1]) != 16:
+                raise ValueError
+            int(w[1], 16)
+            blocks = () if w[4] == "-" else tuple(int(b) for b in w[4].split(","))
+            counts[(w[1].lower(), int(w[2]), blocks)] += int(w[3])
+        except ValueError:
+            raise Fail("%s: malformed partial path line %r" % (where, line.rstrip("\n")))
+    return counts
+
+
+def compare_partials(funcs, want, got):
+    """Differences between the partial paths cut from the trace and the profile's."""
+    diffs = []
+    for key in sorted(set(want) | set(got)):
+        w, g = want.get(key, 0), got.get(key, 0)
+        if w != g:
+            cs, fn, blocks = key
+            f = funcs.get((cs, fn))
+            name = f.label() if f else "fn %d of unit %s" % (fn, cs)
+            diffs.append("%s partial path %s: trace says %d, profile says %d" % (name, ",".join(str(b) for b in blocks), w, g))
+    return diffs
 
 
 def load_kpaths(path, lines):
@@ -383,6 +473,9 @@ def main(argv):
         funcs = load_tables(tables)
         replay = Replay(funcs, k)
         replay.run(trace)
+        open_acts = list(replay.stack)
+        for act in open_acts:
+            replay.cut(act, 1)
         errors = list(replay.errors)
         if edges:
             problems = errors + compare_edges(funcs, replay, tables, edges, skip)
@@ -390,18 +483,22 @@ def main(argv):
             lines = read_decoded(decoded)
             got = load_decoded(decoded, lines, errors)
             got_k = load_kpaths(decoded, lines) if k else None
+            got_q = load_partials(decoded, lines)
     except Fail as e:
         print("not ok oracle %s: %s" % (name, e))
         return 2
     want = +replay.counts
-    if replay.stack:
-        names = collections.Counter(act[0].name for act in replay.stack)
-        print("# %d activation(s) left open at program end (exit() inside a function) were discarded: %s"
-              % (len(replay.stack), ", ".join("%s x%d" % kv for kv in sorted(names.items()))))
+    if open_acts:
+        names = collections.Counter(act[0].name for act in open_acts)
+        print("# %d activation(s) left open at program end (exit() inside a function, a crash): %s"
+              % (len(open_acts), ", ".join("%s x%d" % kv for kv in sorted(names.items()))))
+    want_q = collections.Counter({key: n for key, n in replay.partials.items() if n})
     print("# %d trace events, %d distinct paths, %d path executions%s"
           % (replay.events, len(want), sum(want.values()), ", %d edge traversals" % sum(replay.edges.values()) if edges else ""))
     if not edges:
-        problems = errors + compare(funcs, want, got)
+        problems = errors + compare(funcs, want, got) + compare_partials(funcs, want_q, got_q)
+        if want_q:
+            print("# %d partial paths, %d activations" % (len(want_q), sum(want_q.values())))
         if k:
             print("# %d distinct n-grams of up to %d paths, %d in all" % (len(replay.ngrams), k, sum(replay.ngrams.values())))
             problems += compare_kpaths(funcs, +replay.ngrams, got_k)

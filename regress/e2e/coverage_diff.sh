@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 EOF
 git add grade.c && git commit -qm base
 # The change: lines 10-15 added to grade (an if with a block, another if); a comment edited on
-# line 1 of main's file is no code; extra.c is new and not built (no coverage data: a unit that
-# is built registers at start-up, so its functions show at 0% even when none runs).
+# line 1 of main's file is no code; extra.c is new, built, and its function never runs (a unit built
+# but never run is in the report at 0%); unused.c is new and never built (no coverage data).
 python3 - <<'EOF'
 s = open('grade.c').read()
 s = s.replace('#include <stdio.h>\n', '#include <stdio.h>  /* printf */\n')
@@ -62,8 +62,11 @@ int extra(int x)
   return x + 1;
 }
 EOF
-git add extra.c
-if ! "$P" gcc -O0 -o grade grade.c >"$d/build.log" 2>&1; then echo "not ok coverage-diff-build: $(head -1 "$d/build.log")"; exit 0; fi
+cat >unused.c <<'EOF'
+int unused(void) { return 0; }
+EOF
+git add extra.c unused.c
+if ! "$P" gcc -O0 -o grade grade.c extra.c >"$d/build.log" 2>&1; then echo "not ok coverage-diff-build: $(head -1 "$d/build.log")"; exit 0; fi
 ./grade 95 60 7 >/dev/null || { echo "not ok coverage-diff-run"; exit 0; }
 
 for f in text json markdown lcov; do
@@ -86,17 +89,19 @@ s = j['summary']
 got = {k: (s[k]['covered'], s[k]['total']) for k in ('lines', 'branches', 'functions', 'paths')}
 # lines 10, 11-12, 14, 15 have code (13 is a brace); 7 ran: 10 and 14-15 ran, 11-12 did not.
 # Decisions on 10 and 14: one outcome each. grade has 3 paths through the change (x <= 50);
-# only x == 7's ran.
-want = {'lines': (3, 5), 'branches': (2, 4), 'functions': (1, 1), 'paths': (1, 3)}
+# only x == 7's ran. extra.c adds lines 1 and 3, a function and its one path, none run.
+want = {'lines': (3, 7), 'branches': (2, 4), 'functions': (1, 2), 'paths': (1, 4)}
 check(got == want, 'diff-summary', 'got %s, want %s' % (got, want))
 f = [x for x in j['files'] if x['file'].endswith('grade.c')]
-check(len(j['files']) == 1 and f and f[0]['changed_lines'] == [1, 10, 11, 12, 13, 14, 15],
+e = [x for x in j['files'] if x['file'].endswith('extra.c')]
+check(len(j['files']) == 2 and f and f[0]['changed_lines'] == [1, 10, 11, 12, 13, 14, 15] and e and
+      e[0]['changed_lines'] == [1, 2, 3, 4] and [(l['line'], l['count']) for l in e[0]['lines']] == [(1, 0), (3, 0)],
       'diff-changed-lines', 'files %s, lines %s' % ([x['file'] for x in j['files']], f and f[0]['changed_lines']))
 fn = f[0]['functions'] if f else []
 missed = sorted(m['lines'] for x in fn for m in x['missed_paths'])
 check([x['name'] for x in fn] == ['grade'] and missed == ['6 8 10 11-12', '6 8 10 14 16'], 'diff-missed-paths',
       'functions %s, missed %s' % ([x['name'] for x in fn], missed))
-check(j['no_coverage_data'] == ['extra.c'], 'diff-no-coverage-data', j['no_coverage_data'])
+check(j['no_coverage_data'] == ['unused.c'], 'diff-no-coverage-data', j['no_coverage_data'])
 for other in ('file.json', 'stdin.json'):
     k = json.load(open(os.path.join(d, other)))
     check(k['summary'] == j['summary'] and k['files'] == j['files'], 'diff-same-from-' + other.split('.')[0],
@@ -105,12 +110,12 @@ t = open(os.path.join(d, 'diff.text')).read()
 check('lines never run: 11-12' in t and 'decision on line 14: 1 of 2 outcomes taken' in t and '1 of 3 paths' in t,
       'diff-text', t[:300])
 m = open(os.path.join(d, 'diff.markdown')).read()
-check('| **changed code** | 60.0% (3/5) | 50.0% (2/4) | 33.3% (1/3) |' in m and 'lines 11-12 never ran' in m and
+check('| **changed code** | 42.9% (3/7) | 50.0% (2/4) | 25.0% (1/4) |' in m and 'lines 11-12 never ran' in m and
       'path #' in m, 'diff-markdown', m[:300])
 da = [l for l in open(os.path.join(d, 'diff.lcov')) if l.startswith(('DA:', 'BRDA:', 'SF:'))]
-want = ['DA:10,1\n', 'DA:11,0\n', 'DA:12,0\n', 'DA:14,1\n', 'DA:15,1\n']
+want = ['DA:1,0\n', 'DA:3,0\n', 'DA:10,1\n', 'DA:11,0\n', 'DA:12,0\n', 'DA:14,1\n', 'DA:15,1\n']  # extra.c, grade.c
 check([l for l in da if l.startswith('DA:')] == want and sum(l.startswith('BRDA:10,') or l.startswith('BRDA:14,') for l in da) == 4
-      and sum(l.startswith('SF:') for l in da) == 1, 'diff-lcov', ''.join(da))
+      and sum(l.startswith('SF:') for l in da) == 2, 'diff-lcov', ''.join(da))
 EOF
 
 if command -v genhtml >/dev/null 2>&1; then
@@ -119,9 +124,9 @@ if command -v genhtml >/dev/null 2>&1; then
   else echo "not ok diff-lcov-genhtml: status $rc: $(grep -i 'warning\|error' "$d/genhtml.log" | head -1)"; fi
 else echo "skip diff-lcov-genhtml: genhtml (Debian lcov) is not installed"; fi
 
-# ---- --fail-under on the changed code: 60% of its lines, 50% of its branches, 1 of 3 paths ----
+# ---- --fail-under on the changed code: 3 of 7 lines, 50% of its branches, 1 of 4 paths ----
 st() { "$R" coverage --diff HEAD "$@" >/dev/null 2>&1; echo $?; }
-got="$(st --fail-under 60) $(st --fail-under 61) $(st --fail-under-branch 50) $(st --fail-under-branch 51) $(st --fail-under-path 33) $(st --fail-under-path 34)"
+got="$(st --fail-under 42) $(st --fail-under 43) $(st --fail-under-branch 50) $(st --fail-under-branch 51) $(st --fail-under-path 25) $(st --fail-under-path 26)"
 if [ "$got" = "0 3 0 3 0 3" ]; then echo "ok diff-fail-under"; else echo "not ok diff-fail-under: statuses $got, want 0 3 0 3 0 3"; fi
 # a change without code (only the comment) passes any threshold
 printf -- '--- a/grade.c\n+++ b/grade.c\n@@ -1 +1 @@\n-#include <stdio.h>\n+#include <stdio.h>  /* printf */\n' >"$d/comment.diff"

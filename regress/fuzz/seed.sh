@@ -1,13 +1,13 @@
 #!/bin/sh
 # Seeds the fuzz corpora (regress/fuzz/corpus/{profile,tables,import}) from real files: samples built
 # with pathcc and run, their profiles (one in continuous mode) and tables, tiny.c in every mode (kpath
-# forests, ppp sets with residual paths, edge counters, osp hot lists), and text dumps of
+# forests, ppp sets with residual paths, edge counters, osp hot lists), exitcall.c's partial paths, and text dumps of
 # regress/fuzz/dumptext.c, and a profile with per-test counts.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 c=${1:-$top/build/fuzz/corpus}
 w=$(mktemp -d "${TMPDIR:-/tmp}/pathprof-seed.XXXXXX") || exit 1
 mkdir -p "$c/profile" "$c/tables" "$c/import"
-for s in recursion switch loops manypaths goto sort; do
+for s in recursion switch loops manypaths goto sort exitcall; do  # exitcall: partial paths (PART)
   (cd "$w" && "$top/bin/pathcc" gcc -std=c99 -O1 -o "$s" "$top/samples/$s.c" >/dev/null 2>&1 &&
    PATHPROF_FILE="$w/$s.out" timeout 20 "./$s" >/dev/null 2>&1) || continue
   cp "$w/$s.out" "$c/profile/$s.out" && cp "$w/$s.out" "$c/import/$s.out"

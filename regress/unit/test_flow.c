@@ -68,7 +68,7 @@ static void test_flow_random(void) {
     for (size_t i = 0; i < m; i++)
       if (f.g.edges.v[i].slot >= 0) ctr[f.g.edges.v[i].slot] = taken[i];
     if (f.entry_slot >= 0) ctr[f.entry_slot] = (unsigned long long)calls;
-    bool ok = pp_flow_edges(&f, ctr, got) && got[m] == (uint64_t)calls;
+    bool ok = pp_flow_edges(&f, ctr, NULL, got) && got[m] == (uint64_t)calls;
     for (size_t i = 0; i < m; i++) {
       const PPEdge *e = &f.g.edges.v[i];
       if (!e->dead && e->kind <= EK_CUT) { ok &= got[i] == taken[i]; edges++; }

@@ -685,6 +685,7 @@ static void add(struct pp_profile *p, unsigned long long checksum, const char *n
 {
   struct pp_unitrec r;
   char err[256];
+  memset(&r, 0, sizeof r);
   r.checksum = checksum;
   r.name = (char *)name;
   r.ncounters = n;
@@ -1142,6 +1143,151 @@ static void test_trace(void)
   check("trace_off_when_unset", count_files(dir, "trace.txt") == 1, "unexpected trace file");
 }
 
+/* The thread's stack of frames (rt/core/partial.c), as instrumented host code declares it. */
+extern __thread struct __pathprof_frame *__pathprof_sp;
+
+/* Parses a dump of the registered units into p; 0 when it went. */
+static int dump_parsed(struct pp_profile *p, char *err, size_t errlen)
+{
+  struct buf b = newbuf();
+  int rc = pathprof_dump(buf_write, &b) == 0 ? pp_profile_parse(b.p, b.n, "dump", p, err, errlen) : -1;
+  free(b.p);
+  return rc;
+}
+
+/* The count of unit u's partial path (fn, site, r) in p, 0 when absent. */
+static long long part_count(const struct pp_profile *p, unsigned long long checksum, unsigned long long fn,
+                            unsigned long long site, unsigned long long r)
+{
+  const struct pp_unitrec *u = find(p, checksum);
+  unsigned long long i;
+  for (i = 0; u && i < u->npart; i++)
+    if (u->part[i].fn == fn && u->part[i].site == site && u->part[i].r == r)
+      return u->part[i].count;
+  return 0;
+}
+
+/* A little-endian profile holding one unit record of u2 and a PART record with one entry for
+   checksum (version v), built by hand; its length goes to *n. */
+static unsigned char *part_profile(unsigned long long checksum, unsigned long v, size_t *n)
+{
+  struct pp_profile p;
+  struct buf b = newbuf();
+  unsigned char *x;
+  size_t at, k;
+  unsigned long long h = 0xcbf29ce484222325ULL;
+  char err[256];
+
+  memset(&p, 0, sizeof p);
+  __pathprof_reset_if(0);
+  if (dump_parsed(&p, err, sizeof err) != 0 || pp_profile_write(&p, buf_write, &b) != 0)
+    abort();
+  pp_profile_free(&p);
+  at = b.n - 16; /* before the trailer */
+  x = malloc(b.n + 64);
+  memcpy(x, b.p, at);
+  {
+    unsigned long long f[8] = { 0x54524150ULL | ((unsigned long long)v << 32), 1, 0, checksum, 1, 2, 3, 1 };
+    for (k = 0; k < 64; k++)
+      x[at + k] = (unsigned char)(f[k / 8] >> (8 * (k % 8)));
+  }
+  memcpy(x + at + 64, b.p + at, 8);
+  for (k = 0; k < at + 72; k++)
+    h = (h ^ x[k]) * 0x100000001b3ULL;
+  for (k = 0; k < 8; k++)
+    x[at + 72 + k] = (unsigned char)(h >> (8 * k));
+  *n = at + 80;
+  free(b.p);
+  return x;
+}
+
+/* Partial paths: the live frames of this thread are in every dump (count 1); the pool adds up;
+   a reset takes the live frames' prefixes back; records merge, write and read back, and the
+   reader refuses bad ones naming what is wrong. */
+static void test_partials(void)
+{
+  struct __pathprof_frame f1, f2, *base;
+  struct pp_profile p, q, sum;
+  struct buf b;
+  unsigned char *bad;
+  size_t n;
+  char err[256];
+  int ok;
+
+  memset(&p, 0, sizeof p);
+  memset(&q, 0, sizeof q);
+  memset(&sum, 0, sizeof sum);
+  __pathprof_register(&u2);
+  __pathprof_reset_if(0);
+  f1.unit = &u2; f1.fs = (1UL << PATHPROF_SITE_BITS) | 3; f1.r = 5;
+  f2.unit = &u2; f2.fs = 2UL << PATHPROF_SITE_BITS; f2.r = 0;
+  base = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow(__pathprof_sp); /* as an activation's entry does */
+  base[0] = f1;
+  base[1] = f2;
+  __pathprof_sp = base + 2;
+  ok = dump_parsed(&p, err, sizeof err) == 0;
+  check("partial_frames_dumped", ok && part_count(&p, u2.checksum, 1, 3, 5) == 1 && part_count(&p, u2.checksum, 2, 0, 0) == 1,
+        "%s", ok ? "frames missing" : err);
+  pp_profile_free(&p);
+  __pathprof_partial_add(&u2, f1.fs, f1.r, 2);
+  ok = dump_parsed(&p, err, sizeof err) == 0;
+  check("partial_pool_adds", ok && part_count(&p, u2.checksum, 1, 3, 5) == 3, "count %lld", part_count(&p, u2.checksum, 1, 3, 5));
+  pp_profile_free(&p);
+  pathprof_reset(); /* the pool goes; the live frames' prefixes are taken back (-1) */
+  ok = dump_parsed(&p, err, sizeof err) == 0;
+  check("partial_reset_takes_back", ok && !find(&p, u2.checksum)->npart, "%llu partial paths left",
+        ok ? find(&p, u2.checksum)->npart : 0ULL);
+  pp_profile_free(&p);
+  __pathprof_sp = base;
+  ok = dump_parsed(&p, err, sizeof err) == 0;
+  check("partial_taken_back_alone", ok && part_count(&p, u2.checksum, 1, 3, 5) == -1 && part_count(&p, u2.checksum, 2, 0, 0) == -1,
+        "count %lld",
+        part_count(&p, u2.checksum, 1, 3, 5));
+  __pathprof_partial_add(&u2, f1.fs, f1.r, 1); /* both activations ended later: net 0 */
+  __pathprof_partial_add(&u2, f2.fs, f2.r, 1);
+  ok = ok && dump_parsed(&q, err, sizeof err) == 0;
+  check("partial_nets_to_zero", ok && !find(&q, u2.checksum)->npart, "partial paths left");
+  ok = ok && pp_profile_merge(&sum, &p, err, sizeof err) == 0 && pp_profile_merge(&sum, &p, err, sizeof err) == 0;
+  check("partial_merge_adds", ok && part_count(&sum, u2.checksum, 1, 3, 5) == -2, "count %lld", part_count(&sum, u2.checksum, 1, 3, 5));
+  b = newbuf();
+  pp_profile_free(&q);
+  ok = ok && pp_profile_write(&sum, buf_write, &b) == 0 && pp_profile_parse(b.p, b.n, "written", &q, err, sizeof err) == 0;
+  check("partial_write_roundtrip", ok && part_count(&q, u2.checksum, 1, 3, 5) == -2, "%s", ok ? "count changed" : err);
+  free(b.p);
+  pp_profile_free(&p); pp_profile_free(&q); pp_profile_free(&sum);
+  /* a deep stack: the frames run over several chunks, every one is in the dump */
+  {
+    struct __pathprof_frame *e, *bottom = 0;
+    int i;
+    for (i = 0; i < 2500; i++) {
+      e = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow(__pathprof_sp);
+      if (!bottom) bottom = e;
+      __pathprof_sp = e + 1;
+      e->unit = &u2; e->fs = 7UL << PATHPROF_SITE_BITS; e->r = 0;
+    }
+    ok = dump_parsed(&p, err, sizeof err) == 0;
+    check("partial_deep_stack", ok && part_count(&p, u2.checksum, 7, 0, 0) == 2500, "count %lld",
+          part_count(&p, u2.checksum, 7, 0, 0));
+    pp_profile_free(&p);
+    __pathprof_sp = bottom;
+  }
+  bad = part_profile(u2.checksum, 1, &n);
+  ok = pp_profile_parse(bad, n, "made", &p, err, sizeof err) == 0;
+  check("partial_record_reads", ok && part_count(&p, u2.checksum, 1, 2, 3) == 1, "%s", ok ? "entry missing" : err);
+  pp_profile_free(&p);
+  free(bad);
+  bad = part_profile(0x123ULL, 1, &n);
+  check("partial_unknown_unit_refused", pp_profile_parse(bad, n, "made", &p, err, sizeof err) != 0 &&
+        strstr(err, "names unit 0000000000000123") != 0, "%s", err);
+  free(bad);
+  bad = part_profile(u2.checksum, 2, &n);
+  check("partial_version_refused", pp_profile_parse(bad, n, "made", &p, err, sizeof err) != 0 &&
+        strstr(err, "partial path record version 2") != 0, "%s", err);
+  check("partial_truncated_refused", pp_profile_parse(bad, n - 40, "made", &p, err, sizeof err) != 0, "parsed");
+  free(bad);
+  __pathprof_reset_if(0);
+}
+
 /* Runs every check; the parent leaves with _exit so its own exit handler writes nothing. */
 int main(void)
 {
@@ -1176,6 +1322,7 @@ int main(void)
   test_concurrent_exit();
   test_write_file();
   test_trace();
+  test_partials();
   remove_dir(dir);
   fflush(stdout);
   _exit(0);

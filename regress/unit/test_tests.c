@@ -28,7 +28,7 @@ static struct pp_profile one_unit(unsigned long long checksum, unsigned long lon
 {
   struct pp_profile p = {0};
   unsigned long long c[3] = {a, b, 0};
-  struct pp_unitrec r = {checksum, "/x/u.pp.json", 3, c, 0, 0, 0};
+  struct pp_unitrec r = {checksum, "/x/u.pp.json", 3, c, 0, 0, 0, 0, 0};
   char err[256];
   if (pp_profile_add_unit(&p, &r, err, sizeof err) != 0) {
     printf("not ok setup: %s\n", err);
@@ -84,6 +84,36 @@ static void test_roundtrip(void)
   pp_profile_free(&plain);
   free(b.p);
   pp_profile_free(&p);
+}
+
+/* Partial paths (PART record) and tests (TEST records) in one profile: the PART record follows
+   the TEST records, its entries stay with the totals' units (tests keep no partial paths), and
+   a merge adds them up. */
+static void test_with_partials(void)
+{
+  struct pp_profile p = one_unit(0x10, 5, 7), back, sum = {0};
+  struct pp_part part = {1, 2, 3, -4};
+  char err[256];
+  p.units[0].part = malloc(sizeof part);
+  if (!p.units[0].part) abort();
+  p.units[0].part[0] = part;
+  p.units[0].npart = 1;
+  pp_profile_set_test(&p, "crash", err, sizeof err);
+  struct buf b = bytes(&p);
+  int rc = b.n ? pp_profile_parse(b.p, b.n, "t.out", &back, err, sizeof err) : -1, parsed = rc == 0;
+  const struct pp_test *t = rc == 0 ? test_named(&back, "crash") : 0;
+  check("partials_with_tests_read_back", b.n > 16 && b.p[8] == 2 && t && t->units[0].counters[1] == 7 &&
+        !t->units[0].npart && back.units[0].npart == 1 && back.units[0].part[0].fn == 1 &&
+        back.units[0].part[0].site == 2 && back.units[0].part[0].r == 3 && back.units[0].part[0].count == -4,
+        "%s", rc ? err : "wrong counts or partial paths");
+  rc = rc ? rc : pp_profile_merge(&sum, &back, err, sizeof err) | pp_profile_merge(&sum, &back, err, sizeof err);
+  check("partials_with_tests_merge", !rc && sum.ntests == 1 && sum.units[0].npart == 1 &&
+        sum.units[0].part[0].count == -8 && test_named(&sum, "crash")->units[0].counters[0] == 10,
+        "%s", rc ? err : "wrong sums");
+  if (parsed) pp_profile_free(&back);
+  pp_profile_free(&sum);
+  pp_profile_free(&p);
+  free(b.p);
 }
 
 /* Tests add up by name; totals as before; the result does not depend on the order. */
@@ -195,6 +225,7 @@ int main(void)
   test_names();
   test_roundtrip();
   test_merge();
+  test_with_partials();
   test_rejects();
   test_only();
   test_runtime();

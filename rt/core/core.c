@@ -529,6 +529,7 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
   }
   for (src = keep ? 0 : sources; src; src = src->next) /* the forests: with every unit */
     src->reset();
+  __pathprof_partials_reset(keep);
 }
 
 /* The dump's state (struct __pathprof_out, core.h): chunk buffer, running FNV-1a, sink. */
@@ -678,7 +679,9 @@ static void put_unit(struct __pathprof_out *o, const struct __pathprof_unit *u, 
   put_hash(o, u, nhash);
 }
 
-/* Size of u's record: 40 fixed bytes, the padded name, 8 per counter, 24 per hash entry. */
+/* Size of u's record: 40 fixed bytes, the padded name, 8 per counter, 24 per hash entry; then
+   the PART record of u's partial paths, if it has any (the first unit's carries the pool's
+   dropped count). */
 unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned long long *nhash)
 {
   unsigned long len = name_len(u->tables);
@@ -686,10 +689,11 @@ unsigned long __pathprof_record_size(const struct __pathprof_unit *u, unsigned l
 
   if (nhash)
     *nhash = n;
-  return 40 + (len + 7) / 8 * 8 + 8 * u->ncounters + 24 * (unsigned long)n;
+  return 40 + (len + 7) / 8 * 8 + 8 * u->ncounters + 24 * (unsigned long)n +
+         __pathprof_out_partials(0, 0, u, u == __pathprof_first());
 }
 
-/* Streams one unit record through fn. */
+/* Streams one unit record, and its PART record, through fn. */
 int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long nhash,
                            pathprof_write_fn fn, void *ctx)
 {
@@ -699,6 +703,7 @@ int __pathprof_dump_record(const struct __pathprof_unit *u, unsigned long long n
     return -1;
   out_init(&o, fn, ctx);
   put_unit(&o, u, nhash);
+  __pathprof_out_partials(&o, 0, u, u == __pathprof_first());
   flush(&o);
   return o.failed ? -1 : 0;
 }
@@ -873,5 +878,6 @@ int __pathprof_dump_if(pathprof_write_fn fn, void *ctx, int (*keep)(const struct
   put_sources(&o, 0);
   if (test_name[0])
     put_test(&o, keep, nunits);
+  __pathprof_out_partials(&o, keep, 0, 1); /* what never finished, and this thread's live frames */
   return __pathprof_out_end(&o, nunits);
 }

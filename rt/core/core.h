@@ -135,6 +135,32 @@ int __pathprof_dump_extra(pathprof_write_fn fn, void *ctx, int drain);
    programs that have no osp unit. */
 extern int (*__pathprof_osp_dump)(pathprof_write_fn fn, void *ctx);
 
+/* ---- Activations that never finish (rt/core/partial.c) ---- */
+
+/* Defined by every back end: memory for a chunk of a thread's stack of frames (POSIX: malloc;
+   freestanding: none, the core's one static chunk serves the one thread), and the note that
+   this thread has one (POSIX: a key whose destructor, at thread exit, keeps the frames still on
+   the stack as partial paths and gives the chunks back through __pathprof_partial_thread_gone). */
+void *__pathprof_frames_more(unsigned long bytes);
+void __pathprof_backend_frames_thread(void);
+void __pathprof_partial_thread_gone(void (*release)(void *));
+
+/* Adds a partial path to the pool (n < 0 takes a prefix back); this thread's frames, n times. */
+void __pathprof_partial_add(struct __pathprof_unit *u, unsigned long fs, unsigned long long r, long long n);
+void __pathprof_partial_frames(long long n);
+/* Calls fn for every pool entry and every frame of this thread (count 1); returns the pool's
+   dropped count. A write takes what it saved back out with __pathprof_partial_add(..., -n). */
+unsigned long long __pathprof_partials_each(void (*fn)(void *, struct __pathprof_unit *, unsigned long,
+                                                         unsigned long long, long long), void *ctx);
+void __pathprof_partials_take_dropped(unsigned long long n);
+/* pathprof_reset's part: the pool's entries of the units keep accepts go, and the prefixes of
+   this thread's live frames are taken back (they count again when the activations end). */
+void __pathprof_partials_reset(int (*keep)(const struct __pathprof_unit *));
+/* Writes the PART record (o == 0: only sizes it) of the units keep accepts, or of unit only,
+   when it has entries (or, with_dropped, a dropped count); returns its size in bytes. */
+unsigned long __pathprof_out_partials(struct __pathprof_out *o, int (*keep)(const struct __pathprof_unit *),
+                                      const struct __pathprof_unit *only, int with_dropped);
+
 /* Memory for the k-slab forests: a back end returns `bytes` bytes aligned for any object, or 0
    when it has none (rt/embedded/freestanding.c: forests live in kpath.c's static pool only). */
 void *__pathprof_kpath_more(unsigned long bytes);

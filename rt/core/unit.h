@@ -12,8 +12,10 @@
    calls out of hot loops' registers); the rewriter writes the attribute for them, else nothing. */
 #ifdef __GNUC__
 #define __PATHPROF_COLD __attribute__((__cold__))
+#define __PATHPROF_NORETURN __attribute__((__noreturn__))
 #else
 #define __PATHPROF_COLD
+#define __PATHPROF_NORETURN
 #endif
 /* pathprof:prelude-begin */
 __PATHPROF_EXT struct __pathprof_unit {
@@ -67,7 +69,28 @@ struct __pathprof_ka {
 };
 __PATHPROF_EXT void __pathprof_kpath_id(struct __pathprof_ka *, unsigned long long);
 __PATHPROF_EXT __PATHPROF_COLD void __pathprof_residual(struct __pathprof_unit *, unsigned long, unsigned long long);
+__PATHPROF_EXT struct __pathprof_frame {
+  struct __pathprof_unit *unit;
+  unsigned long fs;
+  unsigned long long r;
+};
+struct __pathprof_frame *__pathprof_grow(struct __pathprof_frame *);
+void __pathprof_sjmark(struct __pathprof_frame *);
+int __pathprof_sjret(struct __pathprof_frame *, volatile void *, int, int);
+__PATHPROF_NORETURN void __pathprof__exit(int);
+__PATHPROF_NORETURN void __pathprof__Exit(int);
+__PATHPROF_NORETURN void __pathprof_quick_exit(int);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2
+/* struct __pathprof_frame: a frame whose fs is PATHPROF_FRAME_END is no frame but the end of a
+   thread's stack of frames: pushing onto it calls __pathprof_grow. */
+#define PATHPROF_FRAME_END (~0UL)
+/* struct __pathprof_frame: fs holds the function's index above PATHPROF_SITE_BITS bits of call
+   site (0: the activation has made no call yet; 0x7fff: a site past the field). A partial path
+   whose site has PATHPROF_SITE_BEFORE set ends before the site's block (a __builtin_setjmp's
+   path taken back: gcov counts its receiver's second entry). */
+#define PATHPROF_SITE_BITS 16
+#define PATHPROF_SITE_MASK 0xffffUL
+#define PATHPROF_SITE_BEFORE 0x8000UL
 #endif

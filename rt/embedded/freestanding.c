@@ -64,6 +64,19 @@ void __pathprof_osp_backend_request(void)
 {
 }
 
+/* A bare-metal program's one thread keeps its frames in the core's static chunk; deeper frames
+   than that are not kept. */
+void *__pathprof_frames_more(unsigned long bytes)
+{
+  (void)bytes;
+  return 0;
+}
+
+/* One thread, never gone: nothing to note. */
+void __pathprof_backend_frames_thread(void)
+{
+}
+
 /* A bare-metal program's k-slab forests live in rt/core/kpath.c's static pool only. */
 void *__pathprof_kpath_more(unsigned long bytes)
 {

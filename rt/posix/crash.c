@@ -214,6 +214,8 @@ static void on_signal(int sig)
   int expect = 0, saved = errno, fd = -1;
 
   wait_while(&writing, 1);
+  if (__atomic_load_n(&dump_state, __ATOMIC_ACQUIRE) == 0)
+    __pathprof_trace_crash(); /* the trace's buffer, with write(2) only */
   if (crash_path[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     if (make_names() != 0)
       ;

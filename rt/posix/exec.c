@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Writes the counts so far (pathprof_write_file takes them out of memory, so if the exec
+/* Writes the trace and the counts so far, the activations still running as partial paths
+   (pathprof_write_file takes them out of memory and takes those prefixes back, so if the exec
    fails and the program goes on, nothing is counted twice). */
 static void before_exec(void)
 {
+  __pathprof_trace_flush();
   if (__pathprof_first())
     pathprof_write_file(0);
 }

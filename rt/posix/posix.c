@@ -289,6 +289,7 @@ static void before_fork(void)
 /* After fork, in the parent: let writes go on. */
 static void after_fork_parent(void)
 {
+  __pathprof_trace_postfork();
   __pathprof_shards_postfork(0);
   pthread_mutex_unlock(&write_mutex);
 }
@@ -298,6 +299,7 @@ static void after_fork_parent(void)
 static void after_fork_child(void)
 {
   char *path;
+  __pathprof_trace_postfork();
   __pathprof_shards_postfork(1);
   pthread_mutex_unlock(&write_mutex);
   path = profile_path();

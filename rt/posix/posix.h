@@ -1,5 +1,5 @@
 /* posix.h: what the pieces of the POSIX back end share. posix.c (the exit write) uses the others;
-   crash.c uses shards.c and continuous.c; none of them calls back into posix.c but for the
+   crash.c uses shards.c, continuous.c and trace.c; none of them calls back into posix.c but for the
    pattern expansion in __pathprof_env_path and __pathprof_replace (osp_posix.c). */
 #ifndef PATHPROF_POSIX_H
 #define PATHPROF_POSIX_H
@@ -25,8 +25,9 @@ int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *
 /* The continuous profile's path ("" when off). */
 const char *__pathprof_cont_path(void);
 
-/* snapshot.c: one write's counts: each unit's nonzero counters as (index, count) pairs and its
-   hash entries (sorted, with the slot each came from), the sparse view of them sorted by
+/* snapshot.c: one write's counts: each unit's nonzero counters as (index, count) pairs, its
+   partial paths (the pool's and this thread's frames', which a save takes back: the live ones
+   count again when they end) and its hash entries (sorted, with the slot each came from), the sparse view of them sorted by
    checksum (unique: no checksum twice), and the k-slab forests (their counts taken out of
    memory as they are copied). */
 #include "profile/profile.h"
@@ -35,6 +36,10 @@ struct __pathprof_snap {
   unsigned long long nset, *idx, *val, nhash, dropped;
   struct pp_hent *hash;
   unsigned long *slot;
+  unsigned long long npart;     /* the unit's partial paths: the pool's and this thread's frames' */
+  struct pp_part *part;
+  long long *taken;             /* per partial path, the count a save takes back */
+  unsigned long *fs;            /* and the frame field it came from */
 };
 struct __pathprof_snapshot {
   size_t n;
@@ -42,6 +47,8 @@ struct __pathprof_snapshot {
   struct pp_sparse *units;
   int unique;
   struct pp_profile forests;
+  unsigned long long part_dropped;
+  int failed;
 };
 int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const struct __pathprof_unit *));
 int __pathprof_snapshot_profile(const struct __pathprof_snapshot *ss, struct pp_profile *p, char *err, size_t errlen);
@@ -64,9 +71,12 @@ void __pathprof_crash_sync(void);
 void __pathprof_shards_prefork(void);
 void __pathprof_shards_postfork(int child);
 
-/* trace.c: flushes the trace log at exit (reporting a failed write) and before fork. */
+/* trace.c: flushes the trace log at exit (reporting a failed write), before exec and before
+   fork (holding it across the fork); the crash handler's flush uses write(2) only. */
 void __pathprof_trace_flush(void);
 void __pathprof_trace_prefork(void);
+void __pathprof_trace_postfork(void);
+void __pathprof_trace_crash(void);
 
 /* crash.c: installs the fatal and terminating signals' handlers (at the first registration)
    for the profile path; __pathprof_crash_names prepares the names again (after fork);

@@ -1,6 +1,7 @@
 /* snapshot.c: the counts of one write: every unit's nonzero counters as (index, count) pairs, its
-   hash entries and the k-slab forests, copied at the start of the write; once they are saved,
-   exactly these counts are taken out of the live tables (counts made meanwhile stay). */
+   hash entries, its partial paths and the k-slab forests, copied at the start of the write; once
+   they are saved, exactly these counts are taken out of the live tables (counts made meanwhile
+   stay). */
 #include "posix.h"
 #include "profile/profile.h"
 #include <stdio.h>
@@ -48,6 +49,9 @@ void __pathprof_snapshot_free(struct __pathprof_snapshot *ss)
     free(ss->s[i].val);
     free(ss->s[i].hash);
     free(ss->s[i].slot);
+    free(ss->s[i].part);
+    free(ss->s[i].taken);
+    free(ss->s[i].fs);
   }
   free(ss->s);
   free(ss->units);
@@ -301,6 +305,41 @@ static int take_forests(struct pp_profile *f)
   return rc;
 }
 
+/* __pathprof_partials_each's callback: a partial path of a snapshotted unit joins its record. */
+static void snap_part(void *ctx, struct __pathprof_unit *u, unsigned long fs, unsigned long long r, long long n)
+{
+  struct __pathprof_snapshot *ss = ctx;
+  struct __pathprof_snap *s;
+  struct pp_part *p;
+  long long *t;
+  unsigned long *f;
+  size_t i;
+
+  for (i = 0; i < ss->n && ss->s[i].u != u; i++)
+    ;
+  if (i == ss->n || ss->failed)
+    return;
+  s = &ss->s[i];
+  p = realloc(s->part, (size_t)(s->npart + 1) * sizeof *p);
+  if (p)
+    s->part = p;
+  t = p ? realloc(s->taken, (size_t)(s->npart + 1) * sizeof *t) : 0;
+  if (t)
+    s->taken = t;
+  f = t ? realloc(s->fs, (size_t)(s->npart + 1) * sizeof *f) : 0;
+  if (!f) {
+    ss->failed = 1;
+    return;
+  }
+  s->fs = f;
+  p[s->npart].fn = fs >> PATHPROF_SITE_BITS;
+  p[s->npart].site = fs & PATHPROF_SITE_MASK;
+  p[s->npart].r = r;
+  p[s->npart].count = n;
+  t[s->npart] = n;
+  f[s->npart++] = fs;
+}
+
 /* Orders sparse units by checksum. */
 static int cmp_sparse(const void *a, const void *b)
 {
@@ -326,6 +365,9 @@ static int make_view(struct __pathprof_snapshot *ss)
     v[i].idx = s->idx;
     v[i].val = s->val;
     v[i].hash = s->hash;
+    v[i].npart = s->npart;
+    v[i].part = s->part;
+    v[i].part_dropped = i ? 0 : ss->part_dropped;
   }
   qsort(v, ss->n, sizeof *v, cmp_sparse);
   ss->unique = 1;
@@ -384,7 +426,9 @@ int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const s
       break;
   }
   pagemap_close(&pm);
-  if (!u && make_view(ss) == 0 && take_forests(&ss->forests) == 0)
+  if (!u)
+    ss->part_dropped = __pathprof_partials_each(snap_part, ss);
+  if (!u && !ss->failed && make_view(ss) == 0 && take_forests(&ss->forests) == 0)
     return 0;
   __pathprof_snapshot_free(ss);
   return -1;
@@ -448,6 +492,11 @@ static void subtract_snap(const struct __pathprof_snap *s)
 void __pathprof_snapshot_subtract(const struct __pathprof_snapshot *ss)
 {
   size_t i;
-  for (i = 0; i < ss->n; i++)
+  unsigned long long k;
+  for (i = 0; i < ss->n; i++) {
     subtract_snap(&ss->s[i]);
+    for (k = 0; k < ss->s[i].npart; k++) /* the pool's leave it; live frames' prefixes are taken back */
+      __pathprof_partial_add(ss->s[i].u, ss->s[i].fs[k], ss->s[i].part[k].r, -ss->s[i].taken[k]);
+  }
+  __pathprof_partials_take_dropped(ss->part_dropped);
 }

@@ -32,7 +32,8 @@ static size_t body_end(size_t len, size_t at, unsigned long long n, size_t sz)
 static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct pp_layout *out)
 {
   unsigned long tag = get_u32(b + at);
-  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : tag == TEST_TAG ? TEST_FIXED : 0, q;
+  size_t fixed = tag == SPRS_TAG ? SPRS_FIXED : tag == UNIT_TAG || tag == KSLB_TAG ? 40 : tag == TEST_TAG ? TEST_FIXED
+                 : tag == PART_TAG ? PART_FIXED : 0, q;
   unsigned long long nc, sum;
   size_t lo, hi, mid;
   void *v;
@@ -43,6 +44,8 @@ static size_t walk_record(const unsigned char *b, size_t len, size_t at, struct 
     return WALK_CUT;
   if (tag == KSLB_TAG)
     return body_end(len, at + KSLB_FIXED, get_u64(b + at + 24), 24);
+  if (tag == PART_TAG)
+    return body_end(len, at + PART_FIXED, get_u64(b + at + 8), PART_ENTRY);
   if (tag == TEST_TAG) /* its name; its unit records follow as records of their own */
     return body_end(len, at + TEST_FIXED, (get_u32(b + at + 4) + 7) / 8, 8);
   nc = get_u64(b + at + 16);

@@ -42,6 +42,7 @@ void ppf_free_unit(struct pp_unitrec *u)
   free(u->name);
   free(u->counters);
   free(u->hash);
+  free(u->part);
   memset(u, 0, sizeof *u);
 }
 
@@ -100,6 +101,7 @@ void pp_profile_free(struct pp_profile *p)
   p->units = 0;
   p->nunits = 0;
   p->osp = 0;
+  p->part_dropped = 0;
   for (i = 0; i < p->nforests; i++)
     free(p->forests[i].nodes);
   free(p->forests);
@@ -138,6 +140,102 @@ void ppf_canon_hash(struct pp_unitrec *u)
   u->nhash = n;
 }
 
+/* a + b for signed counts, stuck at the ends instead of wrapping. */
+long long ppf_sadd(long long a, long long b)
+{
+  const long long max = (long long)(MAX_COUNT >> 1), min = -max - 1;
+  if (b > 0 && a > max - b)
+    return max;
+  if (b < 0 && a < min - b)
+    return min;
+  return a + b;
+}
+
+/* Orders partial paths by (fn, site, r) for qsort. */
+static int cmp_part(const void *a, const void *b)
+{
+  const struct pp_part *x = a, *y = b;
+  if (x->fn != y->fn)
+    return x->fn < y->fn ? -1 : 1;
+  if (x->site != y->site)
+    return x->site < y->site ? -1 : 1;
+  if (x->r != y->r)
+    return x->r < y->r ? -1 : 1;
+  return 0;
+}
+
+/* Makes a unit's partial paths canonical in place: sorted, each (fn, site, r) once, no zeros. */
+void ppf_canon_part(struct pp_unitrec *u)
+{
+  unsigned long long i, n = 0;
+  if (u->npart > 1)
+    qsort(u->part, (size_t)u->npart, sizeof *u->part, cmp_part);
+  for (i = 0; i < u->npart; i++) {
+    if (n > 0 && cmp_part(&u->part[n - 1], &u->part[i]) == 0)
+      u->part[n - 1].count = ppf_sadd(u->part[n - 1].count, u->part[i].count);
+    else
+      u->part[n++] = u->part[i];
+    if (u->part[n - 1].count == 0)
+      n--;
+  }
+  u->npart = n;
+}
+
+/* Merge-join of two canonical partial path lists into a new array; 0 or -1 (no memory). */
+static int join_part(const struct pp_unitrec *a, const struct pp_unitrec *b, struct pp_part **out,
+                     unsigned long long *nout)
+{
+  unsigned long long i = 0, j = 0, n = 0;
+  struct pp_part *h = ppf_alloc_array(a->npart + b->npart, sizeof *h);
+  int c;
+  if (!h)
+    return -1;
+  while (i < a->npart || j < b->npart) {
+    c = i == a->npart ? 1 : j == b->npart ? -1 : cmp_part(&a->part[i], &b->part[j]);
+    if (c < 0)
+      h[n++] = a->part[i++];
+    else if (c > 0)
+      h[n++] = b->part[j++];
+    else {
+      h[n] = a->part[i++];
+      h[n].count = ppf_sadd(h[n].count, b->part[j++].count);
+      n += h[n].count != 0;
+    }
+  }
+  *out = h;
+  *nout = n;
+  return 0;
+}
+
+/* Hands the partial paths to their units in canonical out (each must name one); frees l. */
+int ppf_attach_parts(struct parts *l, struct pp_profile *out, const char *fname, char *err, size_t errlen)
+{
+  size_t i, u;
+  int found, rc = 0;
+  struct pp_part *grown;
+
+  for (i = 0; i < l->n && rc == 0; i++) {
+    u = ppf_find_unit(out, l->v[i].checksum, &found);
+    if (!found) {
+      rc = ppf_fail(err, errlen, "%s: partial path at byte %zu names unit %016llx, which has no unit record",
+                    fname, l->v[i].at, l->v[i].checksum);
+      break;
+    }
+    grown = realloc(out->units[u].part, (size_t)(out->units[u].npart + 1) * sizeof *grown);
+    if (!grown) {
+      rc = ppf_fail(err, errlen, "%s: out of memory", fname);
+      break;
+    }
+    out->units[u].part = grown;
+    grown[out->units[u].npart++] = l->v[i].p;
+  }
+  for (u = 0; u < out->nunits && rc == 0; u++)
+    ppf_canon_part(&out->units[u]);
+  out->part_dropped = l->dropped;
+  free(l->v);
+  return rc;
+}
+
 /* Deep copy of src into dst, with a canonical hash; 0 or -1 (no memory, dst left empty). */
 int ppf_copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
 {
@@ -147,10 +245,12 @@ int ppf_copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
   dst->ncounters = src->ncounters;
   dst->nhash = src->hash ? src->nhash : 0;
   dst->dropped = src->dropped;
+  dst->npart = src->part ? src->npart : 0;
   dst->name = malloc(strlen(name) + 1);
   dst->counters = ppf_alloc_array(src->ncounters, sizeof *dst->counters);
   dst->hash = ppf_alloc_array(dst->nhash, sizeof *dst->hash);
-  if (!dst->name || !dst->counters || !dst->hash) {
+  dst->part = ppf_alloc_array(dst->npart, sizeof *dst->part);
+  if (!dst->name || !dst->counters || !dst->hash || !dst->part) {
     ppf_free_unit(dst);
     return -1;
   }
@@ -161,7 +261,10 @@ int ppf_copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
     memset(dst->counters, 0, (size_t)src->ncounters * sizeof *dst->counters);
   if (dst->nhash)
     memcpy(dst->hash, src->hash, (size_t)dst->nhash * sizeof *dst->hash);
+  if (dst->npart)
+    memcpy(dst->part, src->part, (size_t)dst->npart * sizeof *dst->part);
   ppf_canon_hash(dst);
+  ppf_canon_part(dst);
   return 0;
 }
 
@@ -212,7 +315,8 @@ static int join_hash(const struct pp_unitrec *a, const struct pp_unitrec *b, str
 int ppf_merge_rest(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err, size_t errlen)
 {
   struct pp_hent *h;
-  unsigned long long n;
+  struct pp_part *pt;
+  unsigned long long n, npt;
   char *name = 0;
 
   if (dst->ncounters != src->ncounters)
@@ -224,6 +328,14 @@ int ppf_merge_rest(struct pp_unitrec *dst, const struct pp_unitrec *src, char *e
     free(name);
     return ppf_fail(err, errlen, "out of memory");
   }
+  if (join_part(dst, src, &pt, &npt) != 0) {
+    free(name);
+    free(h);
+    return ppf_fail(err, errlen, "out of memory");
+  }
+  free(dst->part);
+  dst->part = pt;
+  dst->npart = npt;
   dst->dropped = sat_add(dst->dropped, src->dropped);
   free(dst->hash);
   dst->hash = h;
@@ -603,7 +715,7 @@ int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profil
                            size_t errlen)
 {
   struct pp_unitrec *recs = ppf_alloc_array(n, sizeof *recs);
-  unsigned long long k;
+  unsigned long long k, dropped = 0;
   size_t i;
 
   memset(out, 0, sizeof *out);
@@ -630,8 +742,21 @@ int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profil
     if (u[i].nhash)
       memcpy(recs[i].hash, u[i].hash, (size_t)u[i].nhash * sizeof *recs[i].hash);
     ppf_canon_hash(&recs[i]);
+    if (u[i].npart) {
+      if (!(recs[i].part = ppf_alloc_array(u[i].npart, sizeof *recs[i].part))) {
+        ppf_free_units(recs, i + 1);
+        return ppf_fail(err, errlen, "out of memory");
+      }
+      memcpy(recs[i].part, u[i].part, (size_t)u[i].npart * sizeof *recs[i].part);
+      recs[i].npart = u[i].npart;
+      ppf_canon_part(&recs[i]);
+    }
+    dropped = sat_add(dropped, u[i].part_dropped);
   }
-  return ppf_fold(recs, n, out, err, errlen);
+  if (ppf_fold(recs, n, out, err, errlen) != 0)
+    return -1;
+  out->part_dropped = dropped;
+  return 0;
 }
 
 /* Whether p is canonical already, as far as a quick look can tell (units and hash entries in
@@ -649,6 +774,9 @@ int ppf_canonical(const struct pp_profile *p)
       return 0;
     for (k = 0; k < u->nhash; k++)
       if (!u->hash[k].count || (k && cmp_hent(&u->hash[k - 1], &u->hash[k]) >= 0))
+        return 0;
+    for (k = 0; k < u->npart; k++)
+      if (!u->part[k].count || (k && cmp_part(&u->part[k - 1], &u->part[k]) >= 0))
         return 0;
   }
   return 1;
@@ -690,6 +818,7 @@ int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct 
     return -1;
   }
   out->osp = osp;
+  out->part_dropped = sat_add(a->part_dropped, b ? b->part_dropped : 0);
   if (copy_forests(a, b, out, err, errlen) != 0 || ppf_copy_tests(a, b, out, err, errlen) != 0) {
     pp_profile_free(out);
     return -1;

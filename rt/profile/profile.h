@@ -17,7 +17,15 @@ struct pp_hent {
   unsigned long long fn, id, count;
 };
 
-/* One unit record of a profile (doc/formats.md section 2). */
+/* One partial path (PART record): an activation of function fn that stopped at call site site
+   (0: before any call) with path register r, count times; a negative count takes back prefixes
+   counted in an earlier write or before a reset (doc/formats.md section 2, "PART"). */
+struct pp_part {
+  unsigned long long fn, site, r;
+  long long count;
+};
+
+/* One unit record of a profile (doc/formats.md section 2), with its partial paths. */
 struct pp_unitrec {
   unsigned long long checksum;
   char *name;                       /* tables path, NUL-terminated, never 0 */
@@ -25,6 +33,8 @@ struct pp_unitrec {
   unsigned long long nhash;
   struct pp_hent *hash;
   unsigned long long dropped;
+  unsigned long long npart;         /* partial paths, sorted by (fn, site, r), none with count 0 */
+  struct pp_part *part;
 };
 
 /* One block of a sampled subpath (OSPH record): its unit's checksum, function index, block. */
@@ -76,13 +86,15 @@ struct pp_test {
 
 /* A whole profile. Profiles made by pp_profile_parse, pp_profile_read, pp_profile_merge and
    pp_profile_add_unit are canonical: units sorted by checksum with no checksum twice, hash entries
-   sorted by (fn, id) with no pair twice and every count > 0; forests sorted by (checksum, fn)
+   sorted by (fn, id) with no pair twice and every count > 0, partial paths likewise by
+   (fn, site, r) with every count nonzero; forests sorted by (checksum, fn)
    with no pair twice, each in preorder with siblings sorted by label and no label twice among
    siblings; tests sorted by name with no name twice, their units canonical. The units are the
    totals: counts made under a test name are in them too. An all-zero struct is empty. */
 struct pp_profile {
   size_t nunits;
   struct pp_unitrec *units;
+  unsigned long long part_dropped;  /* partial paths a program had no room to keep */
   struct pp_osph *osp;              /* the OSPH record, or 0 */
   size_t nforests;
   struct pp_forest *forests;
@@ -158,6 +170,10 @@ struct pp_sparse {
   const char *name;
   const unsigned long long *idx, *val;   /* nset ascending indices and their counts (> 0) */
   const struct pp_hent *hash;            /* nhash entries sorted by (fn, id), each once, > 0 */
+  unsigned long long npart;              /* the unit's partial paths, in any order */
+  const struct pp_part *part;
+  unsigned long long part_dropped;       /* partial paths the program had no room for (any unit may
+                                            carry them; the stream holds their sum) */
 };
 
 /* Encodes n sparse units (sorted by checksum, each once) as one stream into a malloc'd buffer,

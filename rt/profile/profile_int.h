@@ -17,6 +17,9 @@
 #define TEST_TAG 0x54534554UL /* "TEST" */
 #define TEST_FIXED 16         /* tag, name length, unit count */
 #define TEST_NAME_MAX 255
+#define PART_TAG 0x54524150UL /* "PART" */
+#define PART_FIXED 24         /* tag, version, nentries, dropped */
+#define PART_ENTRY 40
 #define OSPH_FIXED 80         /* tag to resamples */
 #define FNV_BASIS 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -73,6 +76,23 @@ int ppf_canon_forest(struct pp_forest *f, size_t *dup);
 void ppf_canon_hash(struct pp_unitrec *u);
 /* Whether p is canonical as it is (a quick look: no forests, no OSPH record). */
 int ppf_canonical(const struct pp_profile *p);
+/* Partial paths read so far (PART records), each with its unit's checksum and byte offset. */
+struct parts {
+  struct pentry {
+    unsigned long long checksum;
+    struct pp_part p;
+    size_t at;
+  } *v;
+  size_t n, cap;
+  unsigned long long dropped;
+};
+/* Hands the partial paths to their units in canonical out (each must name one; fname names the
+   input in messages) and frees l; 0 or -1 with err set. */
+int ppf_attach_parts(struct parts *l, struct pp_profile *out, const char *fname, char *err, size_t errlen);
+/* The same for its partial paths: sorted by (fn, site, r), equal ones added, zeros dropped. */
+void ppf_canon_part(struct pp_unitrec *u);
+/* a + b for signed counts, stuck at the ends instead of wrapping. */
+long long ppf_sadd(long long a, long long b);
 /* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
 int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
                     char *err, size_t errlen);

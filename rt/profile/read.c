@@ -487,6 +487,43 @@ static int parse_test_head(const struct in *in, size_t *pos, struct ppf_testlist
   return 0;
 }
 
+/* Parses the PART record at *pos (its tag already seen): entries with a count go to l. */
+static int parse_part(const struct in *in, size_t *pos, struct parts *l)
+{
+  size_t at = *pos;
+  unsigned long long n, i;
+  const unsigned char *p;
+  void *v;
+
+  if (in->len - at < PART_FIXED)
+    return ppf_fail(in->err, in->errlen, "%s: truncated partial path record at byte %zu (file ends at byte %zu)",
+                    in->fname, at, in->len);
+  if (get_u32(in->b + at + 4) != 1)
+    return ppf_fail(in->err, in->errlen, "%s: unknown partial path record version %lu at byte %zu", in->fname,
+                    get_u32(in->b + at + 4), at + 4);
+  n = get_u64(in->b + at + 8);
+  l->dropped += get_u64(in->b + at + 16); /* wraps only past 2^64 records' worth */
+  if (n > (in->len - at - PART_FIXED) / PART_ENTRY)
+    return ppf_fail(in->err, in->errlen, "%s: truncated partial path record at byte %zu (file ends at byte %zu)",
+                    in->fname, at, in->len);
+  for (p = in->b + at + PART_FIXED, i = 0; i < n; i++, p += PART_ENTRY) {
+    if (get_u64(p + 32) == 0)
+      continue; /* padding of a dump that raced with another thread */
+    v = l->v;
+    if (ppf_reserve(&v, &l->cap, l->n, sizeof *l->v) != 0)
+      return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
+    l->v = v;
+    l->v[l->n].checksum = get_u64(p);
+    l->v[l->n].p.fn = get_u64(p + 8);
+    l->v[l->n].p.site = get_u64(p + 16);
+    l->v[l->n].p.r = get_u64(p + 24);
+    l->v[l->n].p.count = (long long)get_u64(p + 32);
+    l->v[l->n++].at = (size_t)(p - in->b);
+  }
+  *pos = at + PART_FIXED + PART_ENTRY * (size_t)n;
+  return 0;
+}
+
 /* Checks the trailer at pos of the stream that starts at `start`: unit count, checksum of the
    stream's bytes before it. */
 static int parse_trailer(const struct in *in, size_t start, size_t pos, unsigned long nunits)
@@ -511,7 +548,7 @@ static int parse_trailer(const struct in *in, size_t start, size_t pos, unsigned
 /* Walks the records of the stream that starts at *pos, up to and including its trailer; *pos
    moves past it. */
 static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, struct pp_osph **osp,
-                        struct forests *fl, struct ppf_testlist *tl)
+                        struct forests *fl, struct ppf_testlist *tl, struct parts *pl)
 {
   size_t start = *pos, q = start + HEADER_LEN;
   unsigned long nunits = 0, tag;
@@ -537,6 +574,8 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
       rc = parse_kslb(in, &q, fl);
     else if (tag == OSPH_TAG)
       rc = parse_osph(in, &q, osp);
+    else if (tag == PART_TAG)
+      rc = parse_part(in, &q, pl);
     else if (tag == TEST_TAG && get_u32(in->b + start + 8) == 2)
       rc = parse_test_head(in, &q, tl, &left);
     else if (tag == UNIT_TAG || tag == SPRS_TAG) { /* the current test's, else the totals' */
@@ -558,14 +597,14 @@ static int parse_stream(const struct in *in, size_t *pos, struct ppf_recs *l, st
    under the lock appends its own; doc/formats.md section 2, "Appended streams"). The OSPH
    block numbers of a stream name that stream's unit records. */
 static int parse_body(const struct in *in, struct ppf_recs *l, struct pp_osph **osp, struct forests *fl,
-                      struct ppf_testlist *tl)
+                      struct ppf_testlist *tl, struct parts *pl)
 {
   size_t pos = 0;
   struct pp_osph *before;
   do {
     l->nsums = 0;
     before = *osp;
-    if (parse_stream(in, &pos, l, osp, fl, tl) != 0)
+    if (parse_stream(in, &pos, l, osp, fl, tl, pl) != 0)
       return -1;
     if (*osp != before && resolve_osph(in, *osp, l->sums, l->nsums) != 0)
       return -1;
@@ -682,6 +721,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   struct forests fl = {0, 0, 0};
   struct pp_profile forests, tests;
   struct ppf_testlist tl = {0, 0, 0};
+  struct parts pl = {0, 0, 0, 0};
   char msg[256];
 
   in.b = buf;
@@ -694,13 +734,14 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   memset(&forests, 0, sizeof forests);
   memset(&tests, 0, sizeof tests);
   if (len >= 8 && buf && !memcmp(buf, PP_CONT_MAGIC, 8) ? parse_continuous(&in, &l) != 0
-      : parse_body(&in, &l, &osp, &fl, &tl) != 0) {
+      : parse_body(&in, &l, &osp, &fl, &tl, &pl) != 0) {
     rec_index_free(&l);
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
     ppf_free_osph(osp);
     ppf_fold_testlist(&tl, &tests, msg, sizeof msg); /* frees what the tests had */
     pp_profile_free(&tests);
+    free(pl.v);
     return -1;
   }
   rec_index_free(&l);
@@ -708,18 +749,21 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
     ppf_free_units(l.v, l.n);
     ppf_free_forests(fl.v, fl.n);
     ppf_free_osph(osp);
+    free(pl.v);
     return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
   }
   if (ppf_fold_forests(fl.v, fl.n, &forests, msg, sizeof msg) != 0) {
     ppf_free_units(l.v, l.n);
     ppf_free_osph(osp);
     pp_profile_free(&tests);
+    free(pl.v);
     return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
   }
   if (ppf_fold(l.v, l.n, out, msg, sizeof msg) != 0) {
     pp_profile_free(&forests);
     pp_profile_free(&tests);
     ppf_free_osph(osp);
+    free(pl.v);
     return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
   }
   out->osp = osp;
@@ -729,7 +773,12 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   out->tests = tests.tests;
   if (ppf_check_tests(out, msg, sizeof msg) != 0) {
     pp_profile_free(out);
+    free(pl.v);
     return ppf_fail(err, errlen, "%s: %s", in.fname, msg);
+  }
+  if (ppf_attach_parts(&pl, out, in.fname, err, errlen) != 0) {
+    pp_profile_free(out);
+    return -1;
   }
   return 0;
 }

@@ -217,6 +217,31 @@ static void put_test(struct out *o, const struct pp_test *t)
     put_unit(o, &t->units[i]);
 }
 
+/* Appends the PART record of a canonical profile when it has partial paths or a dropped count:
+   entries by unit checksum, then (fn, site, r). */
+static void put_parts(struct out *o, const struct pp_profile *c)
+{
+  unsigned long long n = 0, k;
+  size_t i;
+
+  for (i = 0; i < c->nunits; i++)
+    n += c->units[i].npart;
+  if (!n && !c->part_dropped)
+    return;
+  put_u32(o, PART_TAG);
+  put_u32(o, 1);
+  put_u64(o, n);
+  put_u64(o, c->part_dropped);
+  for (i = 0; i < c->nunits && !o->failed; i++)
+    for (k = 0; k < c->units[i].npart; k++) {
+      put_u64(o, c->units[i].checksum);
+      put_u64(o, c->units[i].part[k].fn);
+      put_u64(o, c->units[i].part[k].site);
+      put_u64(o, c->units[i].part[k].r);
+      put_u64(o, (unsigned long long)c->units[i].part[k].count);
+    }
+}
+
 /* Encodes a canonical copy of p in the profile format into a malloc'd buffer. */
 int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *len)
 {
@@ -244,6 +269,7 @@ int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *l
     put_forest(&o, &c.forests[i]);
   for (i = 0; i < c.ntests && !o.failed; i++)
     put_test(&o, &c.tests[i]);
+  put_parts(&o, &c);
   put_u32(&o, END_TAG);
   put_u32(&o, (unsigned long)c.nunits);
   put_u64(&o, o.fnv);
@@ -287,6 +313,32 @@ static void put_sparse(struct out *o, const struct pp_sparse *u)
 }
 
 /* Encodes n sparse units (sorted by checksum, each once) as one stream. */
+/* The PART record of sparse units: their partial paths and dropped count, when there are any. */
+static void put_sparse_parts(struct out *o, const struct pp_sparse *u, size_t n)
+{
+  unsigned long long np = 0, dropped = 0, k;
+  size_t i;
+
+  for (i = 0; i < n; i++) {
+    np += u[i].npart;
+    dropped += u[i].part_dropped;
+  }
+  if (!np && !dropped)
+    return;
+  put_u32(o, PART_TAG);
+  put_u32(o, 1);
+  put_u64(o, np);
+  put_u64(o, dropped);
+  for (i = 0; i < n && !o->failed; i++)
+    for (k = 0; k < u[i].npart; k++) {
+      put_u64(o, u[i].checksum);
+      put_u64(o, u[i].part[k].fn);
+      put_u64(o, u[i].part[k].site);
+      put_u64(o, u[i].part[k].r);
+      put_u64(o, (unsigned long long)u[i].part[k].count);
+    }
+}
+
 int pp_profile_encode_sparse(const struct pp_sparse *u, size_t n, unsigned char **buf, size_t *len)
 {
   struct out o;
@@ -299,6 +351,7 @@ int pp_profile_encode_sparse(const struct pp_sparse *u, size_t n, unsigned char 
   put_u32(&o, 0);
   for (i = 0; i < n && !o.failed; i++)
     put_sparse(&o, &u[i]);
+  put_sparse_parts(&o, u, n);
   put_u32(&o, END_TAG);
   put_u32(&o, (unsigned long)n);
   put_u64(&o, o.fnv);

@@ -9,6 +9,8 @@ static bool counted(const PPEdge *e) { return e->kind == EK_NORMAL || e->kind ==
 typedef struct {
   const PPTabFunc *f;
   int m;              /* edges; index m is the virtual exit->entry edge */
+  const int64_t *stops;  /* per block: activations that stopped there (or NULL) */
+  int64_t stopped;    /* their sum: flow that reaches the exit through no edge */
   int64_t *cnt;
   bool *known;
   int *unknown;       /* per block: incident edges still unknown */
@@ -41,7 +43,8 @@ static void incidence(Flow *w, int n) {
 
 /* Solves the one unknown edge at block v from in-flow = out-flow; false if it comes out negative. */
 static bool solve_at(Flow *w, int v, int *solved) {
-  int64_t balance = 0;  /* known in-flow minus known out-flow */
+  /* known in-flow minus known out-flow; stops leave v for the exit without an edge */
+  int64_t balance = !w->stops ? 0 : v == PP_EXIT ? w->stopped : -w->stops[v];
   int which = -1;
   for (int k = w->start[v]; k < w->start[v + 1]; k++) {
     int i = w->inc[k];
@@ -59,11 +62,12 @@ static bool solve_at(Flow *w, int v, int *solved) {
   return ok;
 }
 
-bool pp_flow_edges(const PPTabFunc *f, const unsigned long long *counters, uint64_t *edges) {
+bool pp_flow_edges(const PPTabFunc *f, const unsigned long long *counters, const int64_t *stops, uint64_t *edges) {
   const PPGraph *g = &f->g;
   int m = (int)g->edges.n, n = (int)g->blocks.n, *queue = pp_xmalloc(sizeof(int) * ((size_t)n + 1)), qn = 0;
-  Flow w = { f, m, pp_xcalloc((size_t)m + 1, sizeof(int64_t)), pp_xcalloc((size_t)m + 1, sizeof(bool)),
+  Flow w = { f, m, stops, 0, pp_xcalloc((size_t)m + 1, sizeof(int64_t)), pp_xcalloc((size_t)m + 1, sizeof(bool)),
              pp_xcalloc((size_t)n, sizeof(int)), NULL, NULL };
+  for (int v = 0; stops && v < n; v++) w.stopped += v == PP_EXIT ? 0 : stops[v];
   bool ok = true;
   incidence(&w, n);
   for (int i = 0; i <= m; i++) {

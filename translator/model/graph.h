@@ -7,6 +7,12 @@
 
 enum { PP_ENTRY = 0, PP_EXIT = 1 };
 
+/* Frames (rt/core/unit.h): the function's index sits above this many bits of call site. */
+#define PP_SITE_BITS 16
+#define PP_SITE_MASK 0xffffUL
+#define PP_SITE_LAST 0x7fffUL     /* sites from here on share this number */
+#define PP_SITE_BEFORE 0x8000UL   /* a partial path that ends before its site's block */
+
 typedef enum {
   EK_NORMAL,      /* a CFG edge kept in the DAG */
   EK_EXIT,        /* return or end of body -> exit block */

@@ -195,7 +195,7 @@ int pp_load_test(const char *profile, const char *test, PPLoaded *l) {
   for (size_t i = 0; i < l->prof.nunits; i++) {  /* in unit order, so messages come out the same */
     const struct pp_unitrec *u = &l->prof.units[i];
     Found *f = &found[i];
-    PPLoadedUnit lu = { u, f->tab, f->path, &l->prof };
+    PPLoadedUnit lu = { u, f->tab, f->path, &l->prof, false };
     if (f->rc == -1) {
       fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s, and none with its checksum was found "
               "under $PATHPROF_DB or here\n", profile, u->checksum, f->why);
@@ -227,6 +227,10 @@ void pp_loaded_free(PPLoaded *l) {
   for (size_t i = 0; i < l->units.n; i++) {
     pp_tables_free(&l->units.v[i].tab);
     free(l->units.v[i].tables_path);
+    if (l->units.v[i].unrun) {
+      struct pp_unitrec *r = (struct pp_unitrec *)l->units.v[i].rec;
+      free(r->name); free(r->counters); free(r);
+    }
   }
   VEC_FREE(l->units);
   pp_profile_free(&l->prof);
@@ -368,6 +372,117 @@ char *pp_path_lines(const PPTables *t, const PPTabFunc *f, uint64_t id) {
   return pp_str_take(&s);
 }
 
+/* ---- partial paths ---- */
+
+int pp_partial_block(const PPTabFunc *f, uint64_t site) {
+  site &= PP_SITE_LAST;
+  return site < f->stops.n ? f->stops.v[site].block : site == 0 ? PP_ENTRY : -1;
+}
+
+/* D(v) = the sum of (value - increment) over any DAG path from the entry to v: the same for
+   every such path, because every complete path's increments add up to its value. A register
+   holding r at v therefore means the prefix whose values add up to r + D(v). */
+static uint64_t *offsets(const PPGraph *g) {
+  size_t n = g->blocks.n;
+  uint64_t *d = pp_xcalloc(n + 1, sizeof *d);
+  char *seen = pp_xcalloc(n + 1, 1);
+  int *order = pp_xmalloc(sizeof(int) * (n + 1)), k = pp_graph_topo(g, order);
+  seen[PP_ENTRY] = 1;
+  for (int i = 0; i < k; i++) {
+    int u = order[i];
+    if (!seen[u]) continue;
+    PP_OUT_FOR(g, u, j) {
+      const PPEdge *e = &g->edges.v[g->out_edges[j]];
+      if (seen[e->dst]) continue;
+      seen[e->dst] = 1;
+      d[e->dst] = d[u] + e->val - e->inc;
+    }
+  }
+  free(seen);
+  free(order);
+  return d;
+}
+
+/* The prefix of path p up to block v (p passes through it): its edges, their number, or -1;
+   with before, up to the edge into v (v's block not included). */
+static int cut_at(const PPGraph *g, uint64_t p, int v, bool before, int *edges, int cap) {
+  int *es = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
+  int k = p < g->npaths ? pp_number_decode(g, p, es, (int)g->edges.n + 1) : -1, n = -1;
+  if (v == PP_ENTRY) n = k > 0 && p == 0 ? 0 : -1;  /* nothing adds to the register before the entry block ends */
+  for (int i = 0; k > 0 && n < 0 && i < k; i++)
+    if (g->edges.v[es[i]].dst == v) n = i + 1;
+  if (before && n > 0) n--;
+  for (int i = 0; i < n && i < cap; i++) edges[i] = es[i];
+  free(es);
+  return n > cap ? -1 : n;
+}
+
+int pp_partial_prefix(const PPTabFunc *f, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id) {
+  const PPGraph *g = &f->g;
+  int v = pp_partial_block(f, site);
+  if (v < 0 || (size_t)v >= g->blocks.n || v == PP_EXIT || !g->out_start) return -1;
+  uint64_t *d = offsets(g);
+  *id = r + d[v];
+  free(d);
+  return cut_at(g, *id, v, (site & PP_SITE_BEFORE) != 0, edges, cap);
+}
+
+int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap) {
+  int v = pp_partial_block(f, p->site);
+  if (v < 0 || (size_t)v >= f->g.blocks.n || v == PP_EXIT) return -1;
+  return cut_at(&f->g, p->id, v, (p->site & PP_SITE_BEFORE) != 0, edges, cap);
+}
+
+/* The partial paths of function fn of unit u (hosted profiles keep them on the unit record),
+   added to v's: by (site, id), zeros dropped; undecodable ones counted in v->bad_parts. */
+static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  bool edge = pp_tables_edge_mode(&u->tab);
+  int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1));
+  for (unsigned long long i = 0; i < u->rec->npart; i++) {
+    const struct pp_part *p = &u->rec->part[i];
+    if (p->fn != (unsigned long long)fn) continue;
+    uint64_t id = 0;
+    bool ok = edge ? pp_partial_block(f, p->site) >= 0 : pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, &id) >= 0;
+    if (!ok) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
+    size_t k;
+    for (k = 0; k < v->nparts && !(v->parts[k].site == p->site && v->parts[k].id == id); k++) {}
+    if (k == v->nparts) {
+      v->parts = pp_xrealloc(v->parts, sizeof *v->parts * (v->nparts + 1));
+      PPPartial q = { p->site, id, 0 };
+      v->parts[v->nparts++] = q;
+    }
+    v->parts[k].count += p->count;
+  }
+  size_t m = 0;
+  for (size_t k = 0; k < v->nparts; k++)
+    if (v->parts[k].count) v->parts[m++] = v->parts[k];
+  v->nparts = m;
+  free(es);
+}
+
+char *pp_partial_lines(const PPTables *t, const PPTabFunc *f, const PPPartial *p) {
+  int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1)), *blocks = pp_xmalloc(sizeof(int) * (f->g.edges.n + 2));
+  int k = pp_partial_edges(f, p, es, (int)f->g.edges.n + 1), nb = 0;
+  PPStr s = {0};
+  if (k < 0) {
+    free(es); free(blocks);
+    return pp_xstrdup("(names no prefix of the function's paths)");
+  }
+  bool from_loop = k > 0 && f->g.edges.v[es[0]].kind == EK_DUMMY_ENTRY;
+  if (!from_loop) blocks[nb++] = PP_ENTRY;
+  for (int i = 0; i < k; i++) blocks[nb++] = f->g.edges.v[es[i]].dst;
+  pp_str_add(&s, from_loop ? "[loop] " : "");
+  int last_file = f->file;
+  pp_blocks_lines(&s, t, f, blocks, nb, &last_file);
+  uint64_t site = p->site & PP_SITE_LAST;
+  if (p->site & PP_SITE_BEFORE) pp_str_add(&s, " | up to a __builtin_setjmp's block");
+  else if (site && site < f->stops.n) pp_str_addf(&s, " | stopped at line %u", f->stops.v[site].line);
+  else pp_str_add(&s, " | stopped before any call");
+  free(es); free(blocks);
+  return pp_str_take(&s);
+}
+
 /* ---- the program's functions ---- */
 
 /* The file a unit's tables name, as one spelling: relative names start in the compiler's working
@@ -434,12 +549,19 @@ static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
   v->copies++;
 }
 
-/* Edge mode: adds a copy's edge counts (solved from its chord counters) to v. */
+/* Edge mode: adds a copy's edge counts (solved from its chord counters, the activations that
+   stopped in a block leaving it for the exit unseen) to v. */
 static void add_edges(PPFuncView *v, const PPLoadedUnit *u, int fn) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   size_t m = f->g.edges.n;
   uint64_t *e = pp_xcalloc(m + 1, sizeof(uint64_t));
-  v->unbalanced |= !pp_flow_edges(f, u->rec->counters, e);
+  int64_t *stops = pp_xcalloc(f->g.blocks.n + 1, sizeof(int64_t));
+  for (unsigned long long i = 0; i < u->rec->npart; i++) {
+    int b = u->rec->part[i].fn == (unsigned long long)fn ? pp_partial_block(f, u->rec->part[i].site) : -1;
+    if (b >= 0 && (size_t)b < f->g.blocks.n) stops[b] += u->rec->part[i].count;
+  }
+  v->unbalanced |= !pp_flow_edges(f, u->rec->counters, stops, e);
+  free(stops);
   if (!v->edges) v->edges = pp_xcalloc(m + 1, sizeof(uint64_t));
   for (size_t i = 0; i <= m; i++) v->edges[i] = pp_sat_add(v->edges[i], e[i]);
   free(e);
@@ -454,10 +576,11 @@ PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n) {
       PPPathCount *p = pp_function_paths(&l->units.v[i], (int)fn, &np, &ovf);
       for (k = 0; k < v.n && !same_function(&v.v[k], &l->units.v[i], (int)fn); k++) {}
       if (k == v.n) {
-        PPFuncView f = { &l->units.v[i], (int)fn, NULL, 0, 0, 0, 0, NULL, false };
+        PPFuncView f = { &l->units.v[i], (int)fn, NULL, 0, 0, 0, 0, NULL, false, NULL, 0, 0 };
         VEC_PUSH(v, f);
       }
       add_copy(&v.v[k], p, np, ovf);
+      add_parts(&v.v[k], &l->units.v[i], (int)fn);
       free(p);
       if (pp_tables_edge_mode(&l->units.v[i].tab)) add_edges(&v.v[k], &l->units.v[i], (int)fn);
     }
@@ -466,6 +589,6 @@ PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n) {
 }
 
 void pp_program_free(PPFuncView *v, size_t n) {
-  for (size_t i = 0; i < n; i++) { free(v[i].paths); free(v[i].edges); }
+  for (size_t i = 0; i < n; i++) { free(v[i].paths); free(v[i].edges); free(v[i].parts); }
   free(v);
 }

@@ -12,6 +12,7 @@ typedef struct {
   PPTables tab;
   char *tables_path;
   const struct pp_profile *prof;   /* the whole profile: kpath functions' forests */
+  bool unrun;                      /* built but never run: found by pp_load_unrun, rec all zeros (owned) */
 } PPLoadedUnit;
 
 typedef struct {
@@ -26,12 +27,39 @@ typedef struct {
 int pp_load(const char *profile, PPLoaded *l);
 /* The same with only test's counts (a test name the profile has), when test is not NULL. */
 int pp_load_test(const char *profile, const char *test, PPLoaded *l);
+/* translator/model/unrun.c: adds the units built but never run, all counts 0: tables beside
+   those of the units that ran, under $PATHPROF_DB and under root (NULL: the working directory
+   tree), whose checksum is not in the profile and whose source file no unit of the profile was
+   built from (the newest tables of each such source). Returns how many joined. */
+int pp_load_unrun(PPLoaded *l, const char *root);
 void pp_loaded_free(PPLoaded *l);
 
 /* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the
    count of path ends with an out-of-range register. For a kpath function these are level 1 of
    its k-IPF: the sums of its k-slab forest's counters by id. */
 PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow);
+
+/* A partial path: an activation that stopped at one of the function's sites (a call, or site 0
+   before any call) and never finished: the prefix of path id up to the site's block. A negative
+   count takes back prefixes an earlier write counted (doc/formats.md section 2, "PART"). */
+typedef struct {
+  uint64_t site;
+  uint64_t id;               /* the path that continues the prefix along 0-valued edges */
+  int64_t count;
+} PPPartial;
+
+/* The prefix of a partial path (site, register r) of function f: its DAG edges into edges[]
+   (capacity cap; the first a dummy-entry edge when it starts at a loop header), their number,
+   and *id. Returns -1 when the site or r names no prefix (tables without sites, a damaged
+   profile). Edge mode has no register: use pp_partial_block. */
+int pp_partial_prefix(const PPTabFunc *f, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id);
+/* The DAG edges of partial path p's prefix (p->id cut at its site's block) into edges[]; their
+   number, or -1. */
+int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap);
+/* "[loop] 4-5 7 9 | stopped at line 9" for a partial path (pp_path_lines' form for its prefix). */
+char *pp_partial_lines(const PPTables *t, const PPTabFunc *f, const PPPartial *p);
+/* The block site stops in, or -1. */
+int pp_partial_block(const PPTabFunc *f, uint64_t site);
 
 /* One function of the program: the same function compiled into several units (a static inline
    function of a header) is one view with the counts of all its copies added. */
@@ -44,6 +72,9 @@ typedef struct {
   int copies;                /* units it was compiled into */
   uint64_t *edges;           /* edge mode: per edge of the tables' graph, then the calls (NULL in path mode) */
   bool unbalanced;           /* edge mode: the counters did not satisfy flow conservation */
+  PPPartial *parts;          /* partial paths (path modes; edge mode: id 0), by site and id */
+  size_t nparts;
+  uint64_t bad_parts;        /* partial paths whose site or register named no prefix */
 } PPFuncView;
 
 PPFuncView *pp_program_functions(const PPLoaded *l, size_t *n);

@@ -93,6 +93,15 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
   if (f->ppp) ppp_json(o, f);
   json_t *dec = pp_decisions_json(&f->g);
   if (dec) json_object_set_new(o, "decisions", dec);
+  if (f->stops.n) {
+    json_t *st = json_array();
+    for (size_t i = 0; i < f->stops.n; i++) {
+      json_t *x = json_pack("[iii]", f->stops.v[i].block, f->stops.v[i].file, (int)f->stops.v[i].line);
+      if (f->stops.v[i].builtin_setjmp) json_array_append_new(x, json_integer(2));
+      json_array_append_new(st, x);
+    }
+    json_object_set_new(o, "stops", st);
+  }
   return o;
 }
 
@@ -351,6 +360,21 @@ static int read_ppp(PPTabFunc *f, json_t *o, const int64_t *w) {
   return rc;
 }
 
+/* The call sites of the function's frames, [block, file, line] each (optional key). */
+static int read_stops(PPTabFunc *f, json_t *a, int nfiles) {
+  size_t i;
+  json_t *x;
+  if (!a) return 0;
+  if (!json_is_array(a)) return -1;
+  json_array_foreach(a, i, x) {
+    PPStop s = { (int)json_integer_value(json_array_get(x, 0)), (int)json_integer_value(json_array_get(x, 1)),
+                 (unsigned)json_integer_value(json_array_get(x, 2)), json_integer_value(json_array_get(x, 3)) == 2 };
+    if (!json_is_array(x) || s.block < 0 || (size_t)s.block >= f->g.blocks.n || s.file < 0 || s.file >= nfiles) return -1;
+    VEC_PUSH(f->stops, s);
+  }
+  return 0;
+}
+
 /* Rebuilds one function's DAG and renumbers it; the stored values must come out again. */
 static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   const char *name = json_string_value(json_object_get(o, "name"));
@@ -392,6 +416,7 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   }
   if (!rc && ppp) rc = read_ppp(f, o, w);
   if (!rc) rc = pp_decisions_read(&f->g, json_object_get(o, "decisions"), nfiles);
+  if (!rc) rc = read_stops(f, json_object_get(o, "stops"), nfiles);
   free(vals);
   free(w);
   return rc;
@@ -490,6 +515,7 @@ void pp_tables_free(PPTables *t) {
     free(t->funcs.v[i].name);
     pp_graph_free(&t->funcs.v[i].g);
     pp_ppp_free(&t->funcs.v[i].num);
+    VEC_FREE(t->funcs.v[i].stops);
   }
   for (size_t i = 0; i < t->skipped.n; i++) { free(t->skipped.v[i].name); free(t->skipped.v[i].why); }
   VEC_FREE(t->files); VEC_FREE(t->funcs); VEC_FREE(t->skipped);

@@ -4,6 +4,11 @@
 #include "graph.h"
 #include "ppp.h"
 
+/* Where an activation may stop (a call site, or site 0: before any call): the block it runs
+   in, and the last line of that block a stop there has run (0: the whole block); builtin_setjmp:
+   the site is a __builtin_setjmp (its path is taken back before its block, doc/formats.md). */
+typedef struct { int block, file; unsigned line; bool builtin_setjmp; } PPStop;
+
 typedef struct {
   char *name;
   int file;
@@ -23,6 +28,7 @@ typedef struct {
   PPPNumbering num;     /* interesting Ball-Larus ids, their PPP ids, the edges' PPP weights */
   bool ppp_array;       /* interesting paths count in num.slots counters from offset */
   int ppp_bits;         /* the register's low field: Ball-Larus id; above it the PPP id */
+  VEC(PPStop) stops;    /* by site: the frames' call sites (tables without them: none) */
 } PPTabFunc;
 
 

@@ -597,6 +597,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   f->text = src->text;
   f->text_len = src->len;
   body(&b, bd);
+  cfg_sort_calls(&b);
   resolve_gotos(&b);
   resolve_hub(&b);
   builder_free(&b);
@@ -609,5 +610,7 @@ void pp_func_free(PPFunc *f) {
   pp_graph_free(&f->g);
   VEC_FREE(f->sites);
   VEC_FREE(f->braces);
+  for (size_t i = 0; i < f->calls.n; i++) free(f->calls.v[i].callee);
+  VEC_FREE(f->calls);
   memset(f, 0, sizeof *f);
 }

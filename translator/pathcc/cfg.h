@@ -29,6 +29,25 @@ typedef struct {
 
 typedef struct { unsigned open, close; int lvl; } PPBrace;
 
+/* A call the activation may stop in (exit in a callee, longjmp, a fault...): before it runs,
+   the frame records its site (its index in PPFunc.calls plus 1) and the path register, when
+   the call is marked (pathcc decides that once the unit's functions are known). */
+typedef struct {
+  unsigned off, end;   /* the call's text [off, end) in the .i */
+  int block;           /* the block it runs in */
+  int file;            /* where it ends: a stop here counts its block's lines up to that line */
+  unsigned line;
+  int depth;           /* calls inside another's callee expression are deeper (same start) */
+  bool setjmp;         /* a setjmp: its value passes through __pathprof_sjret */
+  bool builtin_setjmp; /* __builtin_setjmp (gcov counts its receiver) */
+  bool nosplit;        /* a library function GCC knows never throws (memcpy, strlen, execv...):
+                          GCC's block goes on after it, so a stop in it runs up to the next call */
+  bool quiet;          /* one of those that returns (not the exec family): it stops the
+                          activation only by a fault */
+  char *callee;        /* the function named (NULL for a call through a pointer) */
+  bool mark;           /* the frame records this call's site before it runs */
+} PPCall;
+
 typedef struct {
   char *name;
   int file;                /* index into the unit's file list */
@@ -42,6 +61,7 @@ typedef struct {
   bool calls_setjmp;       /* the path register must be volatile */
   bool indent_check;       /* a body pathcc braces is followed by code the compiler may find
                               misleadingly indented; with the braces it cannot say so */
+  VEC(PPCall) calls;       /* by offset once the body is built: site k + 1 is calls.v[k] */
   const char *text;        /* the unit's .i text (not owned) */
   size_t text_len;
 } PPFunc;

@@ -175,6 +175,112 @@ void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force) {
   if (force || !bl->pos.line) bl->pos = position(b, clang_getRangeStart(clang_getCursorExtent(c)));
 }
 
+/* ---- calls ---- */
+
+/* The setjmp family whose value says whether a longjmp brought it (vfork and the like return
+   twice too, but their second value means something else). */
+static bool setjmp_name(const char *n) {
+  static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "__builtin_setjmp", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
+/* Library functions GCC builds in as nothrow: it ends no block after their calls (gcov's
+   counts then run on to the next call), unlike functions that may be cancellation points
+   (printf, puts, fwrite...) or anything it does not know. But for the exec family, which ends
+   the process image, they return: they stop an activation only by a fault. */
+static bool exec_name(const char *n) {
+  static const char *names[] = { "execl", "execle", "execlp", "execv", "execve", "execvp", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
+static bool nothrow_builtin(const char *n) {
+  static const char *names[] = { "memcpy", "memmove", "memset", "memcmp", "memchr", "bcmp", "bcopy", "bzero", "strlen",
+    "strnlen", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat", "strncat", "strcmp", "strncmp", "strcasecmp",
+    "strncasecmp", "strchr", "strrchr", "strstr", "strspn", "strcspn", "strpbrk", "strdup", "strndup", "index",
+    "rindex", "abs", "labs", "llabs", "imaxabs", "fabs", "fabsf", "fabsl", "floor", "ceil", "round", "trunc", "sqrt",
+    "pow", "exp", "log", "log2", "log10", "sin", "cos", "tan", "atan", "atan2", "fmod", "fmin", "fmax", "malloc",
+    "calloc", "realloc", "free", "alloca", "sprintf", "snprintf", "vsprintf", "vsnprintf", "isalnum", "isalpha",
+    "isdigit", "islower", "isupper", "isspace", "isxdigit", "isprint", "ispunct", "iscntrl", "isgraph", "toupper",
+    "tolower", "ffs", "ffsl", "ffsll", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
+static enum CXChildVisitResult find_const(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (kind(c) == CXCursor_ConstAttr || kind(c) == CXCursor_PureAttr) { *(bool *)data = true; return CXChildVisit_Break; }
+  return CXChildVisit_Continue;
+}
+
+/* The function a call names (a null cursor for a call through a pointer), and whether it is
+   declared const or pure (glibc's __ctype_b_loc under isdigit): GCC ends no block after such
+   calls, and they stop nothing. */
+static CXCursor callee_of(CXCursor c, bool *constant) {
+  CXCursor d = clang_getCursorReferenced(c);
+  *constant = false;
+  if (clang_Cursor_isNull(d) || kind(d) != CXCursor_FunctionDecl) return clang_getNullCursor();
+  clang_visitChildren(d, find_const, constant);
+  return d;
+}
+
+/* Compiler builtins that end the activation (__builtin_longjmp leaves it for its setjmp's,
+   the others end the program): calls to stop in, unlike the other intrinsics. */
+static bool ending_builtin(const char *n) {
+  static const char *names[] = { "__builtin_longjmp", "__builtin_abort", "__builtin_exit", "__builtin__exit",
+                                 "__builtin__Exit", "__builtin_trap", 0 };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(n, names[i])) return true;
+  return false;
+}
+
+/* Records (or moves to the current block) the call c at nesting depth d. */
+static void note_call(Builder *b, CXCursor c, int d) {
+  unsigned off = start_of(c), end = end_of(c);
+  for (size_t i = 0; i < b->f->calls.n; i++)
+    if (b->f->calls.v[i].off == off && b->f->calls.v[i].end == end) { b->f->calls.v[i].block = b->cur; return; }
+  bool constant;
+  CXCursor fn = callee_of(c, &constant);
+  CXString n = clang_getCursorSpelling(fn);
+  const char *name = clang_Cursor_isNull(fn) ? NULL : clang_getCString(n);
+  bool sj = name && setjmp_name(name);
+  bool builtin = name && !strncmp(name, "__builtin_", 10) && !sj && !ending_builtin(name);
+  PPCall call = { off, end, b->cur, 0, 0, d, sj, sj && !strcmp(name, "__builtin_setjmp"),
+                  name && (nothrow_builtin(name) || exec_name(name)), name && nothrow_builtin(name),
+                  name ? pp_xstrdup(name) : NULL, false };
+  clang_disposeString(n);
+  if (builtin || constant) { free(call.callee); return; }  /* compiler intrinsics: nothing to stop in */
+  call.line = presumed(b, clang_getRangeEnd(clang_getCursorExtent(c)), &call.file);
+  VEC_PUSH(b->f->calls, call);
+}
+
+/* The calls evaluated under c, at nesting depth d; sizeof, _Alignof and _Generic evaluate
+   nothing, and static locals are initialized before the program runs. */
+static void calls_under(Builder *b, CXCursor c, int d) {
+  enum CXCursorKind k = kind(c);
+  if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || !runs_here(c) ||
+      k == CXCursor_FunctionDecl || clang_isAttribute(k) || (clang_isDeclaration(k) && k != CXCursor_VarDecl))
+    return;
+  if (k == CXCursor_CallExpr) note_call(b, c, d++);
+  Kids kk = kids(c);
+  for (size_t i = 0; i < kk.n; i++) calls_under(b, kk.v[i], d);
+  VEC_FREE(kk);
+}
+
+void cfg_note_calls(Builder *b, CXCursor c) { calls_under(b, c, 0); }
+
+static int by_offset(const void *x, const void *y) {
+  const PPCall *a = x, *c = y;
+  if (a->off != c->off) return a->off < c->off ? -1 : 1;
+  return a->depth - c->depth;
+}
+
+void cfg_sort_calls(Builder *b) { pp_sort(b->f->calls.v, b->f->calls.n, sizeof(PPCall), by_offset); }
+
 void cfg_add_lines(Builder *b, CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   int file;
@@ -185,6 +291,7 @@ void cfg_add_lines(Builder *b, CXCursor c) {
   PPStmt st = { file, first, last < first ? first : last, inert(c), false };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
   note_facts(b, c);
+  cfg_note_calls(b, c);
 }
 
 /* ---- decisions inside expressions (--decisions=conditions) ---- */
@@ -343,6 +450,7 @@ static void cond_sym(Builder *b, CXCursor e, int t, int f, int st, int sf);
    (x = a && b): a decision of its own, as GCC and clang count it; so is a ?:'s condition. */
 void cfg_expr_flow(Builder *b, CXCursor e) {
   Kids k;
+  cfg_note_calls(b, e);  /* the arms of ?: run in blocks of their own */
   Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
   if (op == OP_AND || op == OP_OR) {
     int mid = cfg_new_inner(b), join = cfg_new_inner(b);

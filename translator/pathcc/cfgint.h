@@ -111,8 +111,13 @@ void cfg_set_head(Builder *b, int site);
 void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force);
 /* Does expression c compile to nothing (no call, store or increment in it)? */
 bool cfg_no_code(Builder *b, CXCursor c);
-/* Statement c runs in the current block: its lines and its facts go there. */
+/* Statement c runs in the current block: its lines, its facts and its calls go there. */
 void cfg_add_lines(Builder *b, CXCursor c);
+/* The calls evaluated in c run in the current block (a later, deeper note wins: the leaves of
+   a condition split by --decisions=conditions). */
+void cfg_note_calls(Builder *b, CXCursor c);
+/* Puts the function's calls in text order (their sites are numbered so). */
+void cfg_sort_calls(Builder *b);
 /* A condition e in evaluation order: its decisions become blocks, ending in edges to t (true)
    and f (false). */
 void cfg_cond_flow(Builder *b, CXCursor e, int t, int f);

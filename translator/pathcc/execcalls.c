@@ -1,5 +1,6 @@
 /* Exec-family calls in instrumented functions -> edits that route them to the runtime's
-   wrappers (__pathprof_execv ...), which write the profile before the process image goes. */
+   wrappers (__pathprof_execv ...), which write the profile before the process image goes; and
+   the other ends the exit handler does not see (_exit, _Exit, quick_exit). */
 #include "execcalls.h"
 #include <string.h>
 
@@ -7,16 +8,20 @@
 static const char *const exec_names[] = { "execv", "execve", "execvp", "execvpe", "execl", "execle",
                                           "execlp", "fexecve", 0 };
 
+/* Ends that skip the exit handler (rt/posix/ends.c). */
+static const char *const end_names[] = { "_exit", "_Exit", "quick_exit", 0 };
+
 typedef struct {
   const PPSource *src;
   PPEdits *ed;
   int n;
+  bool ends;
 } Finder;
 
-/* Whether name is one of the exec family. */
-static bool is_exec(const char *name) {
-  for (int i = 0; exec_names[i]; i++)
-    if (!strcmp(exec_names[i], name)) return true;
+/* Whether name is one of the list. */
+static bool named(const char *const *names, const char *name) {
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], name)) return true;
   return false;
 }
 
@@ -36,7 +41,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     unsigned off;
     clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
     size_t len = strlen(name);
-    if (clang_getCursorKind(fn) == CXCursor_FunctionDecl && is_exec(name) && off + len < f->src->len &&
+    bool wrapped = named(exec_names, name) || (f->ends && named(end_names, name));
+    if (clang_getCursorKind(fn) == CXCursor_FunctionDecl && wrapped && off + len < f->src->len &&
         !memcmp(f->src->text + off, name, len) && !ident_char(f->src->text[off + len]) &&
         (off == 0 || !ident_char(f->src->text[off - 1]))) {
       /* after every other edit at this offset, so it stays glued to the name */
@@ -49,8 +55,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
   return CXChildVisit_Recurse;
 }
 
-int pp_exec_edits(CXCursor fn, const PPSource *src, PPEdits *ed) {
-  Finder f = { src, ed, 0 };
+int pp_exec_edits(CXCursor fn, const PPSource *src, PPEdits *ed, bool ends) {
+  Finder f = { src, ed, 0, ends };
   clang_visitChildren(fn, visit, &f);
   return f.n;
 }

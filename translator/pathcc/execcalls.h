@@ -4,6 +4,7 @@
 #include "rewrite.h"
 
 /* Adds an edit renaming each call of execv, execve, execvp, execvpe, execl, execle, execlp and
-   fexecve in function fn to __pathprof_<name>. Returns the number of calls renamed. */
-int pp_exec_edits(CXCursor fn, const PPSource *src, PPEdits *ed);
+   fexecve in function fn to __pathprof_<name>; with ends, also of _exit, _Exit and quick_exit
+   (the POSIX runtime's wrappers write the profile first). Returns the number of calls renamed. */
+int pp_exec_edits(CXCursor fn, const PPSource *src, PPEdits *ed, bool ends);
 #endif

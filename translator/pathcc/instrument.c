@@ -50,6 +50,8 @@ typedef struct {
   VEC(unsigned) fk;         /* kpath: each planned function's k (--k=auto: picked per function) */
 } Unit;
 
+static bool uses_frames(const Unit *u);
+
 static void collect_errors(Unit *u) {
   unsigned n = clang_getNumDiagnostics(u->tu);
   for (unsigned i = 0; i < n; i++) {
@@ -144,6 +146,31 @@ static void plan_ppp(Unit *u, PPFunc *f, PPTabFunc *t) {
   u->ppp_digest = pp_fnv1a(u->ppp_digest, &t->num.n, sizeof t->num.n);
 }
 
+/* Where GCC ends the block a stop at call `from` (or, from < 0, before any call of block b) is
+   in: at the first call from there on that may not return (gcov's counts run up to it), or at
+   the end of block b (0). */
+static PPStop segment_end(const PPFunc *f, int b, int from) {
+  PPStop s = { b, f->file, 0, from >= 0 && f->calls.v[from].builtin_setjmp };
+  for (size_t k = from < 0 ? 0 : (size_t)from; k < f->calls.n; k++)
+    if (f->calls.v[k].block == b && !f->calls.v[k].nosplit) {
+      s.file = f->calls.v[k].file;
+      s.line = f->calls.v[k].line;
+      break;
+    }
+  return s;
+}
+
+/* The frames' sites for the tables: site 0 stops in the entry block before its first call,
+   site k + 1 at call k; each counts its block's lines up to where GCC's block ends. */
+static void stops(const PPFunc *f, PPTabFunc *t) {
+  PPStop entry = segment_end(f, PP_ENTRY, -1);
+  VEC_PUSH(t->stops, entry);
+  for (size_t k = 0; k < f->calls.n && k + 1 < PP_SITE_LAST; k++) {
+    PPStop s = segment_end(f, f->calls.v[k].block, (int)k);
+    VEC_PUSH(t->stops, s);
+  }
+}
+
 /* dag -> number -> place for one function; on success it joins the unit's tables. */
 static void plan(Unit *u, PPFunc *f) {
   PPTabFunc t;
@@ -180,6 +207,7 @@ static void plan(Unit *u, PPFunc *f) {
       if (u->o->mode == PP_MODE_OSP) t.hash = false;  /* osp counts no paths: no counters */
       else if (!t.hash && !t.kpath) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
     }
+    stops(f, &t);
     VEC_PUSH(u->fk, !t.kpath ? 0 : u->o->k ? u->o->k : auto_k(&f->g));
     VEC_PUSH(u->tab.funcs, t);
     VEC_PUSH(u->funcs, *f);
@@ -246,7 +274,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
   }
   size_t before = u->funcs.n;
   plan(u, &f);
-  if (u->funcs.n > before) pp_exec_edits(c, &u->src, &u->edits);  /* dump before exec */
+  if (u->funcs.n > before)  /* dump before exec; with our host runtime, the other ways out too */
+    pp_exec_edits(c, &u->src, &u->edits, u->o->host && uses_frames(u));
   return CXChildVisit_Continue;
 }
 
@@ -306,20 +335,30 @@ static const char aadd32[] =
   "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
   "}\n";
 
-static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache) {
+static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache,
+                     bool frames) {
   char *tables = c_string(u->o->tables_key ? u->o->tables_key : u->o->tables);
   unsigned long hcap = any_hash ? u->o->hash_cap : 0;
   PPStr s = {0};
   pp_str_add(&s, "# 1 \"<pathprof>\"\n");
-  for (const char *p = unit_struct, *m, *c; *p;) {  /* __PATHPROF_EXT -> ext, __PATHPROF_COLD -> the attribute */
-    m = strstr(p, "__PATHPROF_EXT");
-    c = strstr(p, "__PATHPROF_COLD");
-    if (c && (!m || c < m)) m = c;
+  /* the prelude's macros: __PATHPROF_EXT -> ext, the others -> their attribute (GNU) or nothing */
+  const char *const macros[] = { "__PATHPROF_EXT", "__PATHPROF_COLD", "__PATHPROF_NORETURN" };
+  const char *const gnu_text[] = { ext, "__attribute__((__cold__))", "__attribute__((__noreturn__))" };
+  for (const char *p = unit_struct; *p;) {
+    const char *m = NULL;
+    int which = -1;
+    for (int i = 0; i < 3; i++) {
+      const char *x = strstr(p, macros[i]);
+      if (x && (!m || x < m)) { m = x; which = i; }
+    }
     if (!m) { pp_str_add(&s, p); break; }
     pp_str_addn(&s, p, (size_t)(m - p));
-    pp_str_add(&s, m == c ? (*ext ? "__attribute__((__cold__))" : "") : ext);
-    p = m + (m == c ? 15 : 14);
+    pp_str_add(&s, *ext ? gnu_text[which] : "");
+    p = m + strlen(macros[which]);
   }
+  if (frames)  /* the thread's stack of frames: per thread where our host runtime is linked */
+    pp_str_addf(&s, "extern %sstruct __pathprof_frame *__pathprof_sp;\n",
+                !u->o->host ? "" : *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "_Thread_local ");
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
@@ -457,9 +496,66 @@ static bool cached(const Unit *u, const PPTabFunc *t, const PPFunc *f, int how, 
                                    (how == PP_COUNT_GNU_ATOMIC || how == PP_COUNT_SHARD || how == PP_COUNT_THREAD));
 }
 
+
+/* Whether activations keep frames, so that those that never finish leave partial paths: not in
+   osp mode (no paths), and on the host only where the compiler can say __thread or
+   _Thread_local (our runtime's chain is per thread). */
+static bool uses_frames(const Unit *u) {
+  return u->o->mode != PP_MODE_OSP && u->o->frames != PP_FRAMES_NONE && (!u->o->host || gnu_output(&u->src) || u->o->c11);
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const PPFunc *const *)a)[0]->name, ((const PPFunc *const *)b)[0]->name);
+}
+
+/* The instrumented function of this unit a call names, or -1 (a pointer, another unit's). */
+static int local_callee(const Unit *u, PPFunc **sorted, const PPCall *c) {
+  if (!c->callee) return -1;
+  PPFunc key, *kp = &key, **hit;
+  key.name = c->callee;
+  hit = bsearch(&kp, sorted, u->funcs.n, sizeof *sorted, by_name);
+  return hit ? (int)(*hit - u->funcs.v) : -1;
+}
+
+/* Which calls the frames mark (--frames=calls): those an activation may stop in, a setjmp, a
+   call through a pointer or to another unit's function (exit, abort, longjmp, a fatal signal,
+   a cancellation point), or to a function of this unit that makes such a call (a fixpoint over
+   the unit's call graph); not GCC's nothrow builtins. A function marks no call keeps no frame:
+   what it runs ends with it, except by a fault (--frames=all marks every call). */
+static void mark_calls(Unit *u) {
+  size_t n = u->funcs.n;
+  PPFunc **sorted = pp_xcalloc(n + 1, sizeof *sorted);
+  bool *stops = pp_xcalloc(n + 1, sizeof(bool)), all = u->o->frames == PP_FRAMES_ALL, changed = true;
+  for (size_t i = 0; i < n; i++) sorted[i] = &u->funcs.v[i];
+  pp_sort(sorted, n, sizeof *sorted, by_name);
+  while (changed) {
+    changed = false;
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; k < u->funcs.v[i].calls.n; k++) {
+        PPCall *c = &u->funcs.v[i].calls.v[k];
+        int j = c->mark ? -1 : local_callee(u, sorted, c);
+        if (c->mark || !(all || c->setjmp || (!c->quiet && (j < 0 || stops[j])))) continue;
+        c->mark = true;  /* a setjmp stops nothing: its function keeps a frame for the longjmp */
+        if (!c->setjmp && !stops[i]) stops[i] = changed = true;
+      }
+  }
+  free(sorted);
+  free(stops);
+}
+
+/* Whether function i keeps a frame: it marks a call, or --frames=all. */
+static bool keeps_frame(const Unit *u, size_t i) {
+  if (u->o->frames == PP_FRAMES_ALL) return true;
+  for (size_t k = 0; k < u->funcs.v[i].calls.n; k++)
+    if (u->funcs.v[i].calls.v[k].mark) return true;
+  return false;
+}
+
 static void rewrite_all(Unit *u, PPResult *res) {
   bool any_hash = false, gnu = gnu_output(&u->src), *used = pp_xcalloc(u->funcs.n, sizeof(bool));
   bool *cache = pp_xcalloc(u->funcs.n, sizeof(bool));
+  bool frames = uses_frames(u);
+  if (frames) mark_calls(u);
   const char *ext = gnu ? "__extension__ " : "";
   char *why = NULL;
   int how = counting(u, gnu, &why);
@@ -478,7 +574,8 @@ static void rewrite_all(Unit *u, PPResult *res) {
                      (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
                          u->o->counter_bits == 64 && !u->o->continuous,
                      u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ ",
-                     ctor_registers(u, gnu), cache[i] = cached(u, t, &u->funcs.v[i], how, gnu) };
+                     ctor_registers(u, gnu), cache[i] = cached(u, t, &u->funcs.v[i], how, gnu),
+                     frames && keeps_frame(u, i) };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
@@ -487,7 +584,8 @@ static void rewrite_all(Unit *u, PPResult *res) {
     free(expect);
     any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
   }
-  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how, cache);
+  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how, cache,
+                      frames);
   free(cache);
   if (ctor_registers(u, gnu)) {  /* after the descriptor it names */
     char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__));\n"

@@ -9,6 +9,9 @@
 
 /* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC, PP_UPDATE_AUTO };
+/* Which activations keep frames (--frames=, README "Partial paths"): those that may stop in a
+   call they make (0, the default), every one, or none. */
+enum { PP_FRAMES_CALLS, PP_FRAMES_ALL, PP_FRAMES_NONE };
 /* How an atomic add of a 64-bit counter is done on the target (--update=atomic). */
 enum { PP_ATOMIC_64, PP_ATOMIC_32_CARRY, PP_ATOMIC_MASKED };
 /* What the instrumented code records (--mode=). */
@@ -26,6 +29,8 @@ typedef struct {
   const PPPrefixMaps *maps; /* the user's -f*-prefix-map=OLD=NEW (the checksum hashes paths through them) */
   bool trace;               /* also log block entries (the oracle build) */
   bool osp_tls;             /* osp: the skip counter is per thread (the compiler targets the host) */
+  bool host;                /* the compiler targets the host: our POSIX runtime, with threads */
+  int frames;               /* --frames=: PP_FRAMES_CALLS (the default), _ALL or _NONE */
   uint64_t array_limit;     /* functions with more paths count in the hash table */
   unsigned long hash_cap;   /* entries of the unit's hash table */
   bool system_headers;      /* also instrument functions defined in system headers */

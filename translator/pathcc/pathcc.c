@@ -26,6 +26,7 @@ typedef struct {
   PPOptions opt;
   bool strict, verbose;
   int diagnostics;           /* --diagnostics=: DIAG_AUTO, DIAG_CHECKED or DIAG_EXACT */
+  bool try_compiles;         /* --try-compiles: instrument configure's and CMake's test programs too */
   bool update_set;         /* --update= was given; else -pthread picks prefer-atomic */
   char *tmpdir;
   PPPrefixMaps maps;      /* the user's -f*-prefix-map options */
@@ -171,20 +172,6 @@ static int analyse(Driver *d, Plan *p) {
 
 /* ---- paths ---- */
 
-static char *base_noext(const char *path) {
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  const char *dot = strrchr(b, '.');
-  return dot && dot != b ? pp_xasprintf("%.*s", (int)(dot - b), b) : pp_xstrdup(b);
-}
-
-static char *absolute(const char *path) {
-  if (path[0] == '/') return pp_xstrdup(path);
-  char cwd[PATH_MAX];
-  if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
-  return pp_xasprintf("%s/%s", cwd, path);
-}
-
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
    linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno),
    prog-foo-2.pp.json for a second foo.c of the same command; an object written to standard
@@ -192,7 +179,7 @@ static char *absolute(const char *path) {
 static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *obj) {
   char *t;
   if (!p->link && !strcmp(obj, "-")) {
-    char *b = base_noext(d->args.v[p->sources.v[k]]);
+    char *b = pp_base_noext(d->args.v[p->sources.v[k]]);
     t = pp_xasprintf("%s.pp.json", b);
     free(b);
   } else if (!p->link) {
@@ -200,10 +187,10 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
     t = pp_ends_with(obj, ".o") || pp_ends_with(obj, ".s") ? pp_xasprintf("%.*s.pp.json", (int)(n - 2), obj)
                                                      : pp_xasprintf("%s.pp.json", obj);
   } else {
-    char *b = base_noext(d->args.v[p->sources.v[k]]);
+    char *b = pp_base_noext(d->args.v[p->sources.v[k]]);
     int same = 0;
     for (size_t j = 0; j < k; j++) {
-      char *o = base_noext(d->args.v[p->sources.v[j]]);
+      char *o = pp_base_noext(d->args.v[p->sources.v[j]]);
       same += !strcmp(o, b);
       free(o);
     }
@@ -211,15 +198,15 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
              : pp_xasprintf("%s-%s.pp.json", p->output ? p->output : "a.out", b);
     free(b);
   }
-  char *abs = absolute(t);
+  char *abs = pp_absolute(t);
   free(t);
   const char *db = getenv("PATHPROF_DB");
   if (db && *db) {  /* one directory for all tables, named so objects never collide */
-    char *b = base_noext(abs);
+    char *b = pp_base_noext(abs);
     t = pp_xasprintf("%s/%s-%016llx.pp.json", db, b, (unsigned long long)pp_fnv1a(PP_FNV_BASIS, abs, strlen(abs)));
     free(b);
     free(abs);
-    abs = absolute(t);
+    abs = pp_absolute(t);
     free(t);
   }
   return abs;
@@ -228,7 +215,7 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
 /* Where a source's object goes; with -save-temps a link keeps them as gcc does (prog-a.o). */
 static char *output_for(const Plan *p, const Driver *d, const char *src, size_t k) {
   if (p->output && !p->link) return pp_xstrdup(p->output);
-  char *b = base_noext(src), *o;
+  char *b = pp_base_noext(src), *o;
   if (p->link && p->save_temps) o = pp_xasprintf("%s-%s.o", p->output ? p->output : "a.out", b);
   else if (p->link) o = pp_xasprintf("%s/%zu-%s.o", d->tmpdir, k, b);
   else o = pp_xasprintf("%s.%s", b, p->asm_only ? "s" : "o");
@@ -275,7 +262,7 @@ static int preprocess(Driver *d, const Plan *p, const char *src, const char *ifi
   Args a = cmd(d);
   copy_options(&a, d, linker_only);
   /* gcc's names: -o X gives X's name with .d and target X, else the source's base name */
-  char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", base_noext(src));
+  char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", pp_base_noext(src));
   if (p->has_md && !p->has_mf) {
     const char *slash = strrchr(named, '/'), *dot = strrchr(named, '.');
     size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - named) : strlen(named);
@@ -485,10 +472,12 @@ static bool any_match(const Args *globs, const char *a, const char *b) {
   return false;
 }
 
-/* A file is instrumented when it matches an include glob (or there are none) and no exclude. */
+/* A file is instrumented when it matches an include glob (or there are none) and no exclude,
+   and it is no configure or CMake test program (unless --try-compiles). */
 static bool selected(const Driver *d, const char *src) {
-  char *abs = absolute(src);
-  bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs);
+  char *abs = pp_absolute(src);
+  bool in = (!d->inc_files.n || any_match(&d->inc_files, src, abs)) && !any_match(&d->exc_files, src, abs) &&
+            (d->try_compiles || !pp_try_compile(abs));
   free(abs);
   return in;
 }
@@ -773,6 +762,11 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--strict")) d->strict = true;
   else if (!strcmp(a, "--verbose")) d->verbose = true;
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
+  else if (!strcmp(a, "--try-compiles")) d->try_compiles = true;
+  else if (!strcmp(a, "--frames=calls")) d->opt.frames = PP_FRAMES_CALLS;
+  else if (!strcmp(a, "--frames=all")) d->opt.frames = PP_FRAMES_ALL;
+  else if (!strcmp(a, "--frames=none")) d->opt.frames = PP_FRAMES_NONE;
+  else if (!strncmp(a, "--frames=", 9)) die("unknown value in %s (calls, all or none)", a);
   else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
   else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
   else if (!strncmp(a, "--mode=", 7) && pp_mode_named(a + 7) >= 0) d->opt.mode = (PPMode)pp_mode_named(a + 7);
@@ -956,6 +950,7 @@ int main(int argc, char **argv) {
   if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
+  d.opt.host = cc->host;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */

@@ -1,9 +1,13 @@
 /* The user's prefix maps: the object names its tables and hashes its source paths through them,
    as GCC writes debug info and __FILE__, so one tree built in two directories gives bit-identical
-   objects (reproducible builds). */
+   objects (reproducible builds). And the other paths the driver makes: base names, absolute
+   paths, the build systems' test programs. */
 #include "prefixmap.h"
 #include "model/util.h"
+#include <limits.h>
+#include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 void pp_prefix_maps_read(PPPrefixMaps *m, char *const *args, size_t n) {
   static const char *const opts[] = { "-ffile-prefix-map=", "-fdebug-prefix-map=", "-fmacro-prefix-map=" };
@@ -41,4 +45,26 @@ uint64_t pp_prefix_map_hash(const PPPrefixMaps *m, uint64_t h, const char *text,
     }
   }
   return pp_fnv1a(h, text + from, len - from);
+}
+
+/* ---- the paths of sources, objects and tables ---- */
+
+char *pp_base_noext(const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  return dot && dot != b ? pp_xasprintf("%.*s", (int)(dot - b), b) : pp_xstrdup(b);
+}
+
+char *pp_absolute(const char *path) {
+  if (path[0] == '/') return pp_xstrdup(path);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) return pp_xstrdup(path);
+  return pp_xasprintf("%s/%s", cwd, path);
+}
+
+bool pp_try_compile(const char *abs) {
+  const char *base = strrchr(abs, '/');
+  return !strcmp(base ? base + 1 : abs, "conftest.c") || strstr(abs, "/CMakeFiles/CMakeScratch/") ||
+         strstr(abs, "/CMakeFiles/CMakeTmp/") || strstr(abs, "/CompilerIdC/");
 }

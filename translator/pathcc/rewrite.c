@@ -11,9 +11,10 @@
 #define KA "__pathprof_ka"
 #define LOCAL "__pathprof_l"
 #define Q "__pathprof_q"
+#define E "__pathprof_e"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
-enum { P_REGISTER, P_TRACE, P_EDGE };
+enum { P_REGISTER, P_TRACE, P_EDGE, P_POP };
 typedef struct { int site, slot, prio, seq; char *text; bool is_stmt; } Piece;
 typedef VEC(Piece) Pieces;
 typedef VEC(char *) Strs;
@@ -40,6 +41,8 @@ bool pp_rewrite_needs_wide(const PPGraph *g) {
   }
   return false;
 }
+
+static void frame_edits(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const Gen *g);
 
 static void piece(Gen *g, int site, int slot, int prio, char *text, bool is_stmt) {
   Piece p = { site, slot, prio, (int)g->pieces.n, text, is_stmt };
@@ -361,8 +364,9 @@ static void plan_pieces(Gen *g) {
   uint64_t *heads = case_heads(g);
   int *follow = siteless_exits(gr);
   /* osp units never register (their samples go to the hot list); a constructor registers the others
-     where the target runs constructors, else the first function entry does */
-  if (!g->lay->osp && !g->lay->ctor)
+     where the target runs constructors, else the first function entry does (with frames, the
+     frame's, before any code of the body) */
+  if (!g->lay->osp && !g->lay->ctor && !g->lay->frames)
     piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
           pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u),
           true);
@@ -389,6 +393,12 @@ static void plan_pieces(Gen *g) {
     for (size_t k = 0; k < run.n; k++) piece(g, e->site, e->arm < 0 ? ARM_PRE : e->arm, P_EDGE, run.v[k], false);
     if (g->lay->probe && run.n) g->lay->probe[i] = true;
     VEC_FREE(run);
+    /* leaving the function (a return, the end of the body, a call that never returns): its
+       path is counted, so its frame leaves the chain */
+    bool leaves = e->kind == EK_EXIT;
+    for (int x = follow[e->dst]; x >= 0; x = follow[gr->edges.v[x].dst]) leaves |= gr->edges.v[x].kind == EK_EXIT;
+    if (g->lay->frames && leaves)
+      piece(g, e->site, e->arm < 0 ? ARM_PRE : e->arm, P_POP, pp_xstrdup("__pathprof_sp = " E), false);
   }
   free(heads);
   free(follow);
@@ -553,6 +563,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   for (size_t k = 0; k < g.npromo; k++)
     edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long " LOCAL "%zu = 0;", lay->ext, k));
   free(g.promo);
+  if (lay->frames) frame_edits(ed, f, lay, &g);
   if (g.uses_ka) /* the activation's stream state: its initialisation is the routine-entry marker */
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" static void *__pathprof_kc; static const struct __pathprof_kfn __pathprof_kf = { &%s, %dUL, %uUL, &__pathprof_kc };"
@@ -560,6 +571,52 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   for (size_t i = 0; i < g.pieces.n; i++) free(g.pieces.v[i].text);
   VEC_FREE(g.pieces);
   return probes;
+}
+
+/* An edit at an exact rank: open edits of lower rank enclose those of higher rank. */
+static void ranked(PPEdits *ed, unsigned off, int side, int rank, char *text) {
+  PPEdit e = { off, side, side == SIDE_CLOSE ? -rank : rank, (int)ed->n, text };
+  VEC_PUSH(*ed, e);
+}
+
+/* Frames (doc/formats.md section 1): the activation takes the next frame of its thread's stack
+   (an array the runtime grows) before any code of the body, its unit registering there too; it
+   gives the frame back wherever its path ends for good. Before each call the frame records the
+   call's site and the path register, so an activation that stops in the call (exit, longjmp, a
+   fault) leaves its partial path. No frame is a local: tail calls stay tail calls. A setjmp's
+   value passes through __pathprof_sjret, which restores the path as it was at the setjmp when a
+   longjmp returns. */
+static void frame_edits(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const Gen *g) {
+  const char *reg = lay->relocatable ? "__pathprof_register_relocatable" : "__pathprof_register";
+  /* a unit registered from a constructor needs no check here */
+  char *regs = lay->ctor ? pp_xstrdup("") : pp_xasprintf("%s.next ? (void)0 : %s(&%s), ", g->u, reg, g->u);
+  unsigned long fn = (unsigned long)lay->fn << PP_SITE_BITS;
+  /* before any code at this offset, even what closes there (an empty body's end); field by
+     field, as an initializer list may become a memcpy from a template (-Os); r is left as it
+     was (site 0's path register is 0: the runtime reads no r there) */
+  ranked(ed, f->body_open, SIDE_CLOSE, 1 << 30,
+         pp_xasprintf(" struct __pathprof_frame *" E " = (%s~__pathprof_sp->fs ? __pathprof_sp :"
+                      " __pathprof_grow(__pathprof_sp)); unsigned long __pathprof_fs%s = (__pathprof_sp = " E " + 1, " E "->unit = &%s,"
+                      " " E "->fs = %luUL);",
+                      regs, *lay->ext ? " __attribute__((__unused__))" : "", g->u, fn));
+  free(regs);
+  for (size_t k = 0; k < f->calls.n; k++) {
+    const PPCall *c = &f->calls.v[k];
+    if (!c->mark) continue;
+    unsigned long site = k + 1 < PP_SITE_LAST ? (unsigned long)k + 1 : PP_SITE_LAST;
+    char *r = g->uses_r ? pp_xstrdup(", " E "->r = " R) : pp_xstrdup("");
+    int rank = (1 << 29) + c->depth;
+    if (c->setjmp) {
+      ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(" E "->fs = %luUL%s, __pathprof_sjmark(" E "), "
+             "__pathprof_sjret(" E ", %s, %d, ", fn | site, r, g->uses_r ? "&" R : "0",
+             (lay->wide ? 1 : 0) | (c->builtin_setjmp ? 2 : 0)));
+      ranked(ed, c->end, SIDE_CLOSE, rank, pp_xstrdup("))"));
+    } else {
+      ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(" E "->fs = %luUL%s, ", fn | site, r));
+      ranked(ed, c->end, SIDE_CLOSE, rank, pp_xstrdup(")"));
+    }
+    free(r);
+  }
 }
 
 static int by_position(const void *a, const void *b) {

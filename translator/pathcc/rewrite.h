@@ -48,6 +48,7 @@ typedef struct {
   bool ctor;         /* the unit registers from a constructor: no check at function entry */
   bool cache;        /* hash mode: path ends look in the function's inline cache __pathprof_k<fn>
                         first (PP_CACHE_SLOTS entries pointing into the hash table) */
+  bool frames;       /* link a frame into the thread's chain and mark it before every call */
 } PPLayout;
 
 /* The inline cache of a hash-mode function: 2^PP_CACHE_BITS pointers to hash entries, one

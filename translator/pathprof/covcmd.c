@@ -13,7 +13,7 @@
 
 static int run_coverage(int argc, char **argv);
 
-enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_PRIME, O_NOCODE, O_DIFF, O_TEST, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
+enum { O_FORMAT, O_OUTPUT, O_ROOT, O_MCDC, O_PRIME, O_NOCODE, O_DIFF, O_TEST, O_STRICT, O_FAIL, O_FAIL_LINE, O_FAIL_BRANCH, O_FAIL_PATH };
 
 static const PPOpt coverage_opts[] = {
   [O_FORMAT] = { "format", 0, "FORMAT", "text (default), json, lcov, cobertura, gcov, html, sonarqube, coveralls or "
@@ -41,6 +41,8 @@ static const PPOpt coverage_opts[] = {
                                   "diffed against the working tree (origin/main...HEAD for a pull request's own commits). "
                                   "Formats text, json, markdown, lcov and html; --fail-under applies to the changed code" },
   [O_TEST] = { "test", 0, "NAME", "the coverage of one test's counts (PATHPROF_TEST=NAME runs) instead of the totals" },
+  [O_STRICT] = { "strict", 0, NULL, "units without tables (a deleted test program) are an error: exit 1 and write no "
+                                    "report to -o (without it they are left out with a warning)" },
   [O_FAIL] = { "fail-under", 0, "N", "exit with status 3 when line coverage is below N percent" },
   [O_FAIL_LINE] = { "fail-under-line", 0, "N", "the same as --fail-under" },
   [O_FAIL_BRANCH] = { "fail-under-branch", 0, "N", "exit with status 3 when branch coverage (outcomes of "
@@ -51,15 +53,17 @@ static const PPOpt coverage_opts[] = {
 };
 
 const PPCommand pp_command_coverage = {
-  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--diff BASE] [--diff BASE] [--mcdc[=masking|unique-cause]] [--prime-paths[=LIMIT]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
+  "coverage", "[--format FORMAT] [--no-code=gcov|count] [-o FILE|DIR] [--root DIR] [--strict] [--diff BASE] [--test NAME] [--mcdc[=masking|unique-cause]] [--prime-paths[=LIMIT]] [--fail-under[-line|-branch|-path] N]... [PROFILE]",
   "line, branch, block, edge and path coverage in nine formats",
   "Coverage derived exactly from the path counts, with no extra instrumentation: per function calls, block, "
-  "edge and branch coverage, line counts by gcov's rules and path coverage (executed of static paths).\n\n"
+  "edge and branch coverage, line counts by gcov's rules and path coverage (executed of static paths). Units built but never run "
+  "(their tables beside the others', under $PATHPROF_DB or under --root) are reported at 0%; lines, branches "
+  "and paths marked with LCOV_EXCL_* or GCOVR_EXCL_* are counted apart as excluded.\n\n"
   "Formats: text, a summary per file and function; json, doc/coverage-json.md; lcov, a tracefile for genhtml; "
   "cobertura, Cobertura XML (GitLab, Codecov, Jenkins); gcov, annotated source; html, a self-contained report "
   "in -o DIR; sonarqube, SonarQube's generic coverage XML (sonar.coverageReportPaths); coveralls, a Coveralls "
   "job (POST to /api/v1/jobs); markdown, a summary table for a pull-request comment.\n\n"
-  "Exit status: 0; 1 when tables are missing or a file cannot be read or written; 2 on a usage error; 3 when "
+  "Exit status: 0; 1 when a file cannot be read or written, or with --strict when tables are missing; 2 on a usage error; 3 when "
   "a --fail-under threshold is not met (the report is written all the same).",
   coverage_opts, run_coverage,
 };
@@ -84,7 +88,8 @@ typedef struct {
   int format;                /* index in formats[] */
   int mcdc;                  /* --mcdc: a PPMcdcDef, or -1 */
   size_t prime;              /* --prime-paths: the enumeration limit, or 0 */
-  const char *out, *file, *diff, *test;
+  const char *out, *file, *diff, *test, *root;
+  bool strict;               /* --strict: units without tables fail the command */
   double fail[3];            /* line, branch, path thresholds in percent; < 0 when not given */
   bool gcov_nocode;          /* --no-code=gcov: lines without code have no count */
 } CovOpts;
@@ -130,7 +135,9 @@ static int parse(int argc, char **argv, CovOpts *o) {
     }
     else if (r == O_DIFF) o->diff = arg;
     else if (r == O_TEST) o->test = arg;
+    else if (r == O_STRICT) o->strict = true;
     else if (r == O_ROOT) {
+      o->root = arg;
       if (pp_report_root_set(arg)) { fprintf(stderr, "pathprof coverage: --root %s: no such directory\n", arg); return pp_cli_status(&cli, PP_CLI_BAD); }
     }
     else {
@@ -256,6 +263,13 @@ static int run_coverage(int argc, char **argv) {
   if (rc >= 0) return rc;
   PPLoaded l;
   if (pp_load_test(o.file, o.test, &l)) return 1;
+  pp_load_unrun(&l, o.root);
+  /* units whose tables are gone (a deleted test program): named above; an error only with
+     --strict, which then writes no report to -o */
+  bool fail = o.strict && l.missing;
+  if (l.missing && !o.strict)
+    fprintf(stderr, "pathprof coverage: %d unit%s of %s left out (no tables; --strict makes this an error)\n", l.missing,
+            l.missing > 1 ? "s" : "", o.file);
   PPCoverage c;
   pp_coverage_build_lines(&l, &c, o.gcov_nocode);
   PPMcdc m;
@@ -271,7 +285,7 @@ static int run_coverage(int argc, char **argv) {
   if (mcdc_document(&o)) {
     pp_mcdc_build(&c, (PPMcdcDef)o.mcdc, &m);
     pp_mcdc_explain(&c, &m);
-    if (m.no_decisions.n || m.edge_mode.n) l.missing += !m.decs.n;  /* nothing to show: fail */
+    if (m.no_decisions.n || m.edge_mode.n) fail |= !m.decs.n;  /* nothing to show: fail */
     rep.m = &m;
   } else if (!o.diff && (o.mcdc >= 0 || pp_mcdc_possible(&c))) {  /* the report carries MC/DC where its format has a place */
     pp_mcdc_build(&c, o.mcdc >= 0 ? (PPMcdcDef)o.mcdc : PP_MCDC_MASKING, &m);
@@ -285,10 +299,10 @@ static int run_coverage(int argc, char **argv) {
     rep.p = &primes;
   }
   if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
-  else rc = write_report(&rep, l.missing);
+  else rc = write_report(&rep, fail);
   if (rep.m) pp_mcdc_free(&m);
   if (rep.p) pp_primes_free(&primes);
-  if (l.missing) rc = 1;
+  if (fail) rc = 1;
   for (size_t i = 0; i < c.funcs.n; i++)
     if (c.funcs.v[i].bad_ids)
       fprintf(stderr, "pathprof coverage: %s: %" PRIu64 " path ends of %s have ids outside its paths and were left out\n",

@@ -69,11 +69,49 @@ static void settle_back_edges(PPCovFunc *c, uint64_t *dexit, uint64_t *dentry) {
   free(open);
 }
 
+/* x + n for a signed n, never below 0. */
+static void add_signed(uint64_t *x, int64_t n) {
+  if (n >= 0) *x = pp_sat_add(*x, (uint64_t)n);
+  else *x = *x > (uint64_t)0 - (uint64_t)n ? *x - ((uint64_t)0 - (uint64_t)n) : 0;
+}
+
+/* The partial paths: each prefix counts its blocks and edges up to the block it stopped in, and
+   its start (a call, or a path from a loop header); it ends nowhere. Those taking prefixes back
+   (negative counts) come last, after everything they take back was added. */
+static void count_partials(PPCovFunc *c, uint64_t *dentry) {
+  const PPGraph *g = &c->f->g;
+  int *es = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < c->view->nparts; i++) {
+      const PPPartial *p = &c->view->parts[i];
+      if ((p->count < 0) != (pass == 1)) continue;
+      int k = pp_partial_edges(c->f, p, es, (int)g->edges.n + 1), v = pp_partial_block(c->f, p->site);
+      if (k < 0) { c->bad_ids = pp_sat_add(c->bad_ids, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
+      c->unfinished += p->count;
+      if (k == 0 && (p->site & PP_SITE_BEFORE)) {  /* nothing before the setjmp's block but the start */
+        if (v == PP_ENTRY) add_signed(&c->calls, p->count);
+        else add_signed(&dentry[v], p->count);
+        continue;
+      }
+      if (k > 0 && g->edges.v[es[0]].kind == EK_DUMMY_ENTRY) add_signed(&dentry[g->edges.v[es[0]].dst], p->count);
+      else {
+        add_signed(&c->calls, p->count);
+        add_signed(&c->blocks[PP_ENTRY], p->count);
+      }
+      for (int j = 0; j < k; j++) {
+        add_signed(&c->edges[es[j]], p->count);
+        add_signed(&c->blocks[g->edges.v[es[j]].dst], p->count);
+      }
+    }
+  free(es);
+}
+
 /* Edge mode: the edge counts are given; a block counts the CFG edges into it, the entry the calls. */
 static void count_from_edges(PPCovFunc *c) {
   const PPGraph *g = &c->f->g;
   size_t m = g->edges.n;
   memcpy(c->edges, c->view->edges, sizeof(uint64_t) * m);
+  for (size_t i = 0; i < c->view->nparts; i++) c->unfinished += c->view->parts[i].count;
   c->calls = c->view->edges[m];
   c->blocks[PP_ENTRY] = c->calls;
   for (size_t i = 0; i < m; i++)
@@ -108,6 +146,7 @@ static void count_function(PPCovFunc *c) {
     c->blocks[PP_EXIT] = pp_sat_add(c->blocks[PP_EXIT], n);
     if (last->kind == EK_DUMMY_EXIT) dexit[last->src] = pp_sat_add(dexit[last->src], n);
   }
+  count_partials(c, dentry);
   settle_back_edges(c, dexit, dentry);
   free(es); free(dexit); free(dentry);
 }
@@ -143,7 +182,7 @@ static void branches(PPCoverage *cov, PPCovFunc *c, int fn, const VGraph *v) {
     for (size_t i = 0; i < g->edges.n; i++) {
       const PPEdge *e = &g->edges.v[i];
       if (e->src != (int)b || !cov_cfg_edge(e)) continue;
-      PPCovBranch br = { fn, (int)b, (int)i, arm++, line, c->edges[i], c->blocks[b] > 0 };
+      PPCovBranch br = { fn, (int)b, (int)i, arm++, line, c->edges[i], c->blocks[b] > 0, false };
       VEC_PUSH(cov->files.v[file].branches, br);
       c->branches_total++;
       c->branches_hit += c->edges[i] > 0;
@@ -236,21 +275,29 @@ void pp_coverage_build_lines(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
   free(order); free(sorted); free(newpos);
   cov_memo_free(cov->memo);  /* its indexes are from before the sort */
   cov->memo = NULL;
+  pp_coverage_exclude(cov);
 }
 
 void pp_coverage_sum_file(const PPCoverage *c, const PPCovFile *f, PPCovSum *s) {
-  for (unsigned ln = 1; ln <= f->nlines; ln++)
-    if (f->lines[ln].exists) { s->lines++; s->lines_hit += f->lines[ln].count > 0; }
+  for (unsigned ln = 1; ln <= f->nlines; ln++) {
+    if (!f->lines[ln].exists) continue;
+    if (f->lines[ln].excluded) { s->lines_excl++; continue; }
+    s->lines++;
+    s->lines_hit += f->lines[ln].count > 0;
+  }
   for (size_t i = 0; i < f->funcs.n; i++) {
     const PPCovFunc *fn = &c->funcs.v[f->funcs.v[i]];
-    s->funcs++;
+    s->funcs++;  /* markers take out lines, branches and paths, not functions (as in gcovr) */
     s->funcs_hit += fn->calls > 0;
+    s->funcs_excl += fn->excluded;
     s->blocks += fn->blocks_total; s->blocks_hit += fn->blocks_hit;
     s->edges += fn->edges_total; s->edges_hit += fn->edges_hit;
     s->br += fn->branches_total; s->br_hit += fn->branches_hit;
+    s->br_excl += fn->branches_excl;
     if (fn->view->edges) continue;  /* edge mode counts no paths */
-    s->paths = pp_sat_add(s->paths, fn->f->g.npaths);
-    s->paths_hit += fn->paths_executed;
+    s->paths = pp_sat_add(s->paths, fn->f->g.npaths - fn->paths_excl);
+    s->paths_hit += fn->paths_executed - fn->paths_excl_hit;
+    s->paths_excl = pp_sat_add(s->paths_excl, fn->paths_excl);
   }
 }
 
@@ -258,6 +305,8 @@ void pp_coverage_sum_add(PPCovSum *a, const PPCovSum *b) {
   a->lines += b->lines; a->lines_hit += b->lines_hit; a->funcs += b->funcs; a->funcs_hit += b->funcs_hit;
   a->blocks += b->blocks; a->blocks_hit += b->blocks_hit; a->edges += b->edges; a->edges_hit += b->edges_hit;
   a->br += b->br; a->br_hit += b->br_hit; a->paths = pp_sat_add(a->paths, b->paths); a->paths_hit += b->paths_hit;
+  a->lines_excl += b->lines_excl; a->funcs_excl += b->funcs_excl; a->br_excl += b->br_excl;
+  a->paths_excl = pp_sat_add(a->paths_excl, b->paths_excl);
 }
 
 void pp_coverage_free(PPCoverage *c) {

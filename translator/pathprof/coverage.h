@@ -17,6 +17,7 @@ typedef struct {
                                edge counts the paths starting at its header, a dummy-exit edge the
                                paths ending at its latch */
   uint64_t bad_ids;         /* path ends with an id that decodes to no path (damaged profile) */
+  int64_t unfinished;       /* activations that never finished (partial paths, net of those taken back) */
   bool ambiguous;           /* back/cut edge counts that the dummy counts do not determine */
   uint64_t paths_executed;  /* distinct executed paths */
   uint64_t path_runs;       /* path executions */
@@ -24,12 +25,19 @@ typedef struct {
   unsigned edges_total, edges_hit;       /* live CFG edges (normal, exit, back, cut) */
   unsigned branches_total, branches_hit; /* outcomes of decisions (blocks with 2+ out-edges) */
   unsigned lines_total, lines_hit;       /* source lines with code in this function */
+  /* exclusion markers (LCOV_EXCL_*, GCOVR_EXCL_*; exclude.c): what they took out of the
+     totals above, counted apart */
+  bool excluded;                         /* the function's name line is excluded */
+  unsigned lines_excl, branches_excl;
+  uint64_t paths_excl, paths_excl_hit;   /* static paths through excluded code; of them executed */
 } PPCovFunc;
 
 typedef struct {
   uint64_t count;
   bool exists;              /* the line has code */
   bool unexecuted_block;    /* some block with code on this line never ran (gcov's '*') */
+  bool excluded;            /* an exclusion marker takes it out of the totals (its branches too) */
+  bool br_excluded;         /* a branch exclusion marker takes its branches out */
 } PPCovLine;
 
 /* One outcome of a decision: an out-edge of a block with two or more live out-edges. */
@@ -38,6 +46,7 @@ typedef struct {
   unsigned line;
   uint64_t count;
   bool reached;                 /* the decision itself ran */
+  bool excluded;                /* its line is excluded, or its branches are */
 } PPCovBranch;
 
 typedef struct {
@@ -65,9 +74,12 @@ typedef struct {
   const struct PPPrimes *primes; /* --prime-paths: the HTML function pages show them; or NULL */
 } PPCoverage;
 
-/* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only). */
+/* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only),
+   excluded ones left out and counted apart. */
 typedef struct {
   uint64_t lines, lines_hit, funcs, funcs_hit, blocks, blocks_hit, edges, edges_hit, br, br_hit, paths, paths_hit;
+  uint64_t lines_excl, funcs_excl, br_excl, paths_excl;  /* funcs_excl: those whose name line is
+                                                           excluded (still in funcs, as gcovr counts) */
 } PPCovSum;
 
 /* Adds file f's totals to s. */
@@ -83,6 +95,10 @@ void pp_coverage_free(PPCoverage *c);
 
 /* The index of the file with this name (as the tables give it, or its path), or -1. */
 int pp_coverage_file_of(const PPCoverage *c, const char *name);
+
+/* exclude.c: applies the exclusion markers of the sources (LCOV_EXCL_LINE, _START, _STOP,
+   LCOV_EXCL_BR_LINE, _BR_START, _BR_STOP and the same with GCOVR_) to the coverage built. */
+void pp_coverage_exclude(PPCoverage *c);
 
 /* The name a report gives file f: the file found on disk, else the tables' name. */
 const char *pp_coverage_file_name(const PPCovFile *f);

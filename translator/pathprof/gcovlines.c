@@ -180,13 +180,13 @@ static bool ends_in_noreturn(PPCoverage *cov, const PPCovFunc *c, const PPBlock 
   return yes;
 }
 
-/* Does exit edge x end a return statement or a call that never returns? The tables say so;
-   older tables do not, and then the source text tells: a return whose value holds decisions
-   leaves from a block without lines inside its expression, so the statement is in the nearest
-   blocks with lines before it. */
-static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, const PPEdge *x) {
+/* Does exit edge x end a return statement or (with noreturn) a call that never returns? The
+   tables say so; older tables do not, and then the source text tells: a return whose value
+   holds decisions leaves from a block without lines inside its expression, so the statement is
+   in the nearest blocks with lines before it. */
+static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, const PPEdge *x, bool noreturn) {
   const PPGraph *g = &c->f->g;
-  if (x->exit != PP_EXIT_NONE) return x->exit != PP_EXIT_FALL;
+  if (x->exit != PP_EXIT_NONE) return x->exit == PP_EXIT_RETURN || (noreturn && x->exit == PP_EXIT_NORETURN);
   int b = x->src;
   size_t nb = g->blocks.n;
   char *seen = pp_xcalloc(nb, 1);
@@ -197,7 +197,7 @@ static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, const PPEdge *x)
   while (top && !yes) {
     int x = stack[--top];
     const PPBlock *bl = &g->blocks.v[x];
-    if (bl->lines.n) { yes = ends_in_return(cov, c, bl) || ends_in_noreturn(cov, c, bl); continue; }
+    if (bl->lines.n) { yes = ends_in_return(cov, c, bl) || (noreturn && ends_in_noreturn(cov, c, bl)); continue; }
     for (size_t i = 0; i < g->edges.n; i++) {
       const PPEdge *e = &g->edges.v[i];
       if (e->dst == x && cov_cfg_edge(e) && g->blocks.v[e->src].live && !seen[e->src]) { seen[e->src] = 1; stack[top++] = e->src; }
@@ -206,6 +206,12 @@ static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, const PPEdge *x)
   free(seen);
   free(stack);
   return yes;
+}
+
+/* *x + n for a signed n, never below 0. */
+static void add_signed_count(uint64_t *x, int64_t n) {
+  if (n >= 0) *x = pp_sat_add(*x, (uint64_t)n);
+  else *x = *x > (uint64_t)0 - (uint64_t)n ? *x - ((uint64_t)0 - (uint64_t)n) : 0;
 }
 
 static void add_arc(VGraph *v, int src, int dst, uint64_t count, bool from_cond) {
@@ -420,6 +426,58 @@ static void const_conds(PPCoverage *cov, VGraph *v) {
   free(stack);
 }
 
+/* A place where activations stopped inside a block: the last line they ran, and how many. */
+typedef struct { int block, file; unsigned line; int64_t n; } Stop;
+
+static int by_block(const void *a, const void *b) {
+  const Stop *x = a, *y = b;
+  return x->block != y->block ? x->block - y->block : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* GCC ends a block at every call that may not return, so an activation that stopped in a call
+   ran the lines of its block up to that call's and none after: the block is split after the
+   stop's line, the lines after it counting only the activations that went on (partial paths,
+   doc/coverage-json.md). Stops before a block's first line or after its last split nothing. */
+static void split_stops(PPCoverage *cov, const PPCovFunc *c, VGraph *v) {
+  VEC(Stop) st = {0};
+  for (size_t i = 0; i < c->view->nparts; i++) {
+    const PPPartial *p = &c->view->parts[i];
+    int b = pp_partial_block(c->f, p->site);
+    uint64_t site = p->site & PP_SITE_LAST;
+    if (b < 0 || (p->site & PP_SITE_BEFORE) || site >= c->f->stops.n || !c->f->stops.v[site].line || !v->b.v[b].alive)
+      continue;
+    const PPStop *ps = &c->f->stops.v[site];
+    Stop s = { b, cov_file_index(cov, c->t->files.v[ps->file], c->view->u->tables_path), ps->line, p->count };
+    size_t k;
+    for (k = 0; k < st.n && !(st.v[k].block == b && st.v[k].file == s.file && st.v[k].line == s.line); k++) {}
+    if (k < st.n) st.v[k].n += s.n;
+    else VEC_PUSH(st, s);
+  }
+  pp_sort(st.v, st.n, sizeof *st.v, by_block);
+  int cur = -1, orig = -1;
+  for (size_t k = 0; k < st.n; k++) {
+    if (st.v[k].block != orig) orig = cur = st.v[k].block;
+    VBlock *x = &v->b.v[cur];
+    size_t at = 0;
+    while (at < x->lines.n && !(x->lines.v[at].file == st.v[k].file && x->lines.v[at].line > st.v[k].line)) at++;
+    if (at == 0 || at == x->lines.n || !st.v[k].n) continue;
+    VBlock rest;
+    memset(&rest, 0, sizeof rest);
+    rest.alive = true;
+    rest.count = x->count;
+    add_signed_count(&rest.count, -st.v[k].n);
+    for (size_t i = at; i < x->lines.n; i++) VEC_PUSH(rest.lines, x->lines.v[i]);
+    x->lines.n = at;
+    VEC_PUSH(v->b, rest);
+    int nb = (int)v->b.n - 1;
+    for (size_t i = 0; i < v->a.n; i++)
+      if (v->a.v[i].src == cur) v->a.v[i].src = nb;
+    add_arc(v, cur, nb, v->b.v[nb].count, false);
+    cur = nb;
+  }
+  VEC_FREE(st);
+}
+
 void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   const PPGraph *g = &c->f->g;
   size_t nb = g->blocks.n;
@@ -447,10 +505,10 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   /* the tables keep live edges in the order they were made, the fall-off edge last; when the
      end of the body cannot be reached the last exit edge is a return or a call that never
      returns instead */
-  if (falloff >= 0 && exit_of_return(cov, c, &g->edges.v[falloff])) falloff = -1;
-  for (size_t i = 0; i < g->edges.n; i++) {
+  if (falloff >= 0 && exit_of_return(cov, c, &g->edges.v[falloff], true)) falloff = -1;
+  for (size_t i = 0; i < g->edges.n; i++) {  /* return statements (a call that never returns is none) */
     const PPEdge *e = &g->edges.v[i];
-    if (e->kind == EK_EXIT && (int)i != falloff && exit_of_return(cov, c, e)) returns++;
+    if (e->kind == EK_EXIT && (int)i != falloff && exit_of_return(cov, c, e, false)) returns++;
   }
   if (falloff >= 0 && !cov_edge_dead(g, &g->edges.v[falloff]) &&
       (!returns || returns_value(&cov->files.v[c->file], c->f, c->name_line)))
@@ -483,6 +541,7 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
   label_runs(v);
   const_conds(cov, v);
   if (cov->gcov_nocode) drop_nocode_lines(cov, c, v);
+  split_stops(cov, c, v);
 }
 
 /* Blocks without code disappear into their neighbours (GCC removes forwarder blocks). */

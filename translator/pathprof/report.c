@@ -48,6 +48,23 @@ static char *path_text(const PPFuncView *v, char **lines, size_t i) {
   return t;
 }
 
+/* The partial paths of activations that never finished (a negative count takes back a prefix
+   an earlier write counted: the activation went on, or a longjmp came back to its setjmp). */
+static void print_partials(const PPFuncView *v, size_t top) {
+  const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
+  int64_t net = 0;
+  for (size_t i = 0; i < v->nparts; i++) net += v->parts[i].count;
+  if (!v->nparts && !v->bad_parts) return;
+  printf("  partial paths: %" PRId64 " activation%s never finished\n", net, net == 1 ? "" : "s");
+  for (size_t i = 0; i < v->nparts && i < top; i++) {
+    char *lines = pp_partial_lines(&v->u->tab, f, &v->parts[i]);
+    printf("  %12" PRId64 "         #%-6" PRIu64 " %s\n", v->parts[i].count, v->parts[i].id, lines);
+    free(lines);
+  }
+  if (v->nparts > top) printf("  ... %zu more partial paths\n", v->nparts - top);
+  if (v->bad_parts) printf("  !! %" PRIu64 " partial paths name no prefix of the function's paths\n", v->bad_parts);
+}
+
 static void print_function(const PPFuncView *v, size_t top) {
   const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
   printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
@@ -68,6 +85,7 @@ static void print_function(const PPFuncView *v, size_t top) {
   for (size_t i = 0; i < v->n; i++) free(all[i]);
   free(all);
   if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
+  print_partials(v, top);
 }
 
 static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size_t top) {
@@ -106,20 +124,37 @@ static const PPOpt report_opts[] = {
   { "top", 0, "N", "list the N hottest paths of the program and of each function (default 10)" },
   { "function", 0, "NAME", "only the function NAME" },
   { "test", 0, "NAME", "one test's counts (PATHPROF_TEST=NAME runs) instead of the totals" },
+  { "root", 0, "DIR", "look for the tables of units built but never run under DIR too (default: the current "
+                      "directory tree)" },
+  { "strict", 0, NULL, "units without tables (a deleted test program) are an error (exit 1) instead of a warning" },
   { 0, 0, 0, 0 },
 };
 
 const PPCommand pp_command_report = {
-  "report", "[--top N] [--function NAME] [--test NAME] [PROFILE]", "hot paths with their source lines",
+  "report", "[--top N] [--function NAME] [--test NAME] [--root DIR] [--strict] [PROFILE]", "hot paths with their source lines",
   "The hottest paths of the program and of each function, each as the source lines it runs through: "
   "count, share of the function's path executions, the path id and its lines. [loop] marks a path that "
-  "starts at a loop head, [back] one that ends by taking a back edge.",
+  "starts at a loop head, [back] one that ends by taking a back edge. Partial paths are the prefixes of "
+  "activations that never finished (exit, abort, a fatal signal, longjmp, exec). Units built but never run "
+  "are listed at the end.",
   report_opts, run_report,
 };
 
+/* A unit none of whose functions ran: found by its tables only, or registered (from its
+   constructor) without counting anything. */
+static bool never_ran(const PPLoadedUnit *u) {
+  if (u->unrun) return true;
+  for (unsigned long long k = 0; k < u->rec->ncounters; k++)
+    if (u->rec->counters[k]) return false;
+  for (size_t fn = 0; fn < u->tab.funcs.n; fn++)  /* kpath functions count in their forests */
+    if (pp_profile_forest(u->prof, u->rec->checksum, (unsigned long long)fn)) return false;
+  return !u->rec->nhash && !u->rec->npart && !u->rec->dropped;
+}
+
 static int run_report(int argc, char **argv) {
   unsigned long long topn = 10;
-  const char *only = NULL, *file = NULL, *arg, *test = NULL;
+  const char *only = NULL, *file = NULL, *arg, *test = NULL, *root = NULL;
+  bool strict = false;
   PPCli cli;
   int r;
   pp_cli_begin(&cli, &pp_command_report, argc, argv);
@@ -127,6 +162,8 @@ static int run_report(int argc, char **argv) {
     if (r < 0) return pp_cli_status(&cli, r);
     if (r == 1) only = arg;
     else if (r == 2) test = arg;
+    else if (r == 3) root = arg;
+    else if (r == 4) strict = true;
     else if (pp_cli_count(&pp_command_report, "--top", arg, 1ULL << 40, &topn)) return pp_cli_status(&cli, PP_CLI_BAD);
   }
   int n;
@@ -137,11 +174,17 @@ static int run_report(int argc, char **argv) {
   file = pp_profile_name(file);
   PPLoaded l;
   if (pp_load_test(file, test, &l)) return 1;
+  int unrun = pp_load_unrun(&l, root), idle = 0;
+  for (size_t i = 0; i < l.units.n; i++) idle += never_ran(&l.units.v[i]);
+  if (l.missing && !strict)
+    fprintf(stderr, "pathprof report: %d unit%s of %s left out (no tables; --strict makes this an error)\n", l.missing,
+            l.missing > 1 ? "s" : "", file);
   size_t nv;
   PPFuncView *v = pp_program_functions(&l, &nv);
   uint64_t all = 0;
   for (size_t i = 0; i < nv; i++) all = pp_sat_add(all, v[i].total);
-  printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n, nv, all);
+  printf("pathprof report: %s: %zu units, %zu functions, %" PRIu64 " path executions\n", file, l.units.n - (size_t)unrun, nv,
+         all);
   for (size_t i = 0; i < l.units.n; i++)
     if (l.units.v[i].rec->dropped)
       printf("!! %s: %llu path ends were not counted: the hash table (%lu entries) was full; rebuild with a larger "
@@ -164,7 +207,7 @@ static int run_report(int argc, char **argv) {
   for (size_t i = 0; i < nv; i++) {
     bool named = only && !strcmp(only, v[i].u->tab.funcs.v[v[i].fn].name);
     known |= named;
-    if ((v[i].total || v[i].overflow) && (!only || named)) VEC_PUSH(busy, &v[i]);
+    if ((v[i].total || v[i].overflow || v[i].nparts) && (!only || named)) VEC_PUSH(busy, &v[i]);
   }
   pp_sort(busy.v, busy.n, sizeof *busy.v, busy_cmp);
   if (!only && busy.n > top) printf("\nThe %zu busiest of %zu executed functions:\n", top, busy.n);
@@ -175,8 +218,13 @@ static int run_report(int argc, char **argv) {
       const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
       printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
     }
+  if (idle) {
+    printf("\nbuilt but never run: %d unit%s\n", idle, idle > 1 ? "s" : "");
+    for (size_t i = 0; i < l.units.n; i++)
+      if (never_ran(&l.units.v[i])) printf("  %s (%zu functions)\n", l.units.v[i].tab.source, l.units.v[i].tab.funcs.n);
+  }
   if (!known) fprintf(stderr, "pathprof report: %s: no instrumented function named '%s'\n", file, only);
-  int rc = l.missing || !known ? 1 : 0;
+  int rc = (strict && l.missing) || !known ? 1 : 0;
   pp_program_free(v, nv);
   pp_loaded_free(&l);
   return rc;
@@ -214,6 +262,33 @@ static void dump_kpaths(const PPLoadedUnit *u, int fn) {
   pp_kipf_free(&t);
 }
 
+/* "Q <checksum> <fn> <count> <b1,...,bk> <site>" for every partial path (the blocks of its
+   prefix, the last the one it stopped in; a negative count takes a prefix back) and
+   "QX <checksum> <fn> <count>" for those that name no prefix. */
+static void dump_partials(const PPLoadedUnit *u, int fn) {
+  const PPTabFunc *f = &u->tab.funcs.v[fn];
+  bool edge = pp_tables_edge_mode(&u->tab);
+  int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1));
+  for (unsigned long long i = 0; i < u->rec->npart; i++) {
+    const struct pp_part *p = &u->rec->part[i];
+    if (p->fn != (unsigned long long)fn) continue;
+    uint64_t id = 0;
+    int k = edge ? -1 : pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, &id);
+    if (edge && pp_partial_block(f, p->site) >= 0) {
+      printf("QE %016llx %d %lld %d %llu\n", u->rec->checksum, fn, p->count, pp_partial_block(f, p->site), p->site);
+      continue;
+    }
+    if (k < 0) { printf("QX %016llx %d %lld\n", u->rec->checksum, fn, p->count); continue; }
+    printf("Q %016llx %d %lld ", u->rec->checksum, fn, p->count);
+    bool from_loop = k > 0 && f->g.edges.v[es[0]].kind == EK_DUMMY_ENTRY, before = (p->site & PP_SITE_BEFORE) != 0;
+    if (before && k == 0) printf("-");  /* a path taken back before the first block of its own */
+    else if (!from_loop) printf("%d", PP_ENTRY);
+    for (int j = 0; j < k; j++) printf("%s%d", j || !from_loop ? "," : "", f->g.edges.v[es[j]].dst);
+    printf(" %llu\n", p->site);
+  }
+  free(es);
+}
+
 static void dump_decoded(const PPLoaded *l) {
   for (size_t i = 0; i < l->units.n; i++) {
     const PPLoadedUnit *u = &l->units.v[i];
@@ -231,6 +306,7 @@ static void dump_decoded(const PPLoaded *l) {
         printf(" %s\n", to ? "B" : "E");
       }
       if (ovf) printf("O %016llx %zu %" PRIu64 "\n", u->rec->checksum, fn, ovf);
+      dump_partials(u, (int)fn);
       dump_kpaths(u, (int)fn);
       free(blocks);
       free(p);
@@ -247,6 +323,9 @@ static void dump_unit(const struct pp_unitrec *u, const char *pad) {
     if (u->counters[k]) printf("%s  [%llu] %llu\n", pad, k, u->counters[k]);
   for (unsigned long long k = 0; k < u->nhash; k++)
     printf("%s  fn %llu path %llu: %llu\n", pad, u->hash[k].fn, u->hash[k].id, u->hash[k].count);
+  for (unsigned long long k = 0; k < u->npart; k++)
+    printf("%s  fn %llu stopped at site %llu with register %llu: %lld\n", pad, u->part[k].fn, u->part[k].site,
+           u->part[k].r, u->part[k].count);
 }
 
 static void dump_raw(const char *file, const struct pp_profile *p) {
@@ -256,6 +335,8 @@ static void dump_raw(const char *file, const struct pp_profile *p) {
     printf("test '%s': %zu units\n", p->tests[t].name, p->tests[t].nunits);
     for (size_t i = 0; i < p->tests[t].nunits; i++) dump_unit(&p->tests[t].units[i], "  ");
   }
+  if (p->part_dropped)
+    printf("partial paths not kept (the program's pool was full): %llu\n", p->part_dropped);
   if (p->osp)
     printf("osp hot list: %llu subpaths (%llu blocks), rate %llu, memory %llu of %llu bytes "
            "(see pathprof hot-subpaths)\n", p->osp->nentries, p->osp->nblocks, p->osp->rate, p->osp->used, p->osp->memory);

@@ -38,7 +38,7 @@ PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f) {
   PPLineBranches *lb = pp_xcalloc(f->nlines + 1, sizeof *lb);
   for (size_t k = 0; k < f->branches.n; k++) {
     const PPCovBranch *b = &f->branches.v[k];
-    if (b->line < 1 || b->line > f->nlines) continue;
+    if (b->line < 1 || b->line > f->nlines || b->excluded) continue;
     int shown = c->mcdc ? pp_mcdc_edge_shown(c->mcdc, c, b->func, b->edge) : -1;
     lb[b->line].total++;
     lb[b->line].taken += shown >= 0 ? shown : b->count > 0;
@@ -46,3 +46,5 @@ PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f) {
   }
   return lb;
 }
+
+bool pp_line_counted(const PPCovFile *f, unsigned ln) { return f->lines[ln].exists && !f->lines[ln].excluded; }

@@ -69,12 +69,12 @@ void pp_format_cobertura(FILE *o, const PPCoverage *c) {
         /* a method's lines would repeat its class's (GitLab reads 10 MiB at most): its first
            line with code stands for it */
         for (unsigned ln = fn->f->line; ln <= fn->f->end_line && ln <= f->nlines; ln++)
-          if (f->lines[ln].exists) { xml_line(o, f, lb, ln); break; }
+          if (pp_line_counted(f, ln)) { xml_line(o, f, lb, ln); break; }
         fputs("       </lines>\n      </method>\n", o);
       }
       fputs("     </methods>\n     <lines>\n", o);
       for (unsigned ln = 1; ln <= f->nlines; ln++)
-        if (f->lines[ln].exists) xml_line(o, f, lb, ln);
+        if (pp_line_counted(f, ln)) xml_line(o, f, lb, ln);
       fputs("     </lines>\n    </class>\n", o);
       free(lb);
     }

@@ -94,12 +94,12 @@ static json_t *source_file(const PPCovFile *f, const char *digest) {
   json_t *cov = json_array(), *br = json_array();
   unsigned n = f->nsrc;
   for (unsigned ln = 1; ln <= n; ln++)
-    json_array_append_new(cov, ln <= f->nlines && f->lines[ln].exists ? jcount(f->lines[ln].count) : json_null());
+    json_array_append_new(cov, ln <= f->nlines && pp_line_counted(f, ln) ? jcount(f->lines[ln].count) : json_null());
   unsigned block = 0;
   for (size_t k = 0; k < f->branches.n; k++) {
     const PPCovBranch *b = &f->branches.v[k];
     if (k && b->arm == 0) block++;
-    if (b->line > n) continue;
+    if (b->line > n || b->excluded) continue;
     json_array_append_new(br, json_integer(b->line));
     json_array_append_new(br, json_integer(block));
     json_array_append_new(br, json_integer(b->arm));

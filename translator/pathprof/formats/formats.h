@@ -42,8 +42,12 @@ void pp_md_text(FILE *o, const char *s);
 int pp_report_root_set(const char *dir);
 const char *pp_report_root(void);
 const char *pp_report_path(const PPCovFile *f);
-/* Per line of f (index 1..nlines): decision outcomes on it, those taken, whether one ran. With
-   c->mcdc an outcome of a condition counts as taken only when MC/DC shows that value of it. */
+/* Per line of f (index 1..nlines): decision outcomes on it, those taken, whether one ran
+   (outcomes excluded by markers left out). With c->mcdc an outcome of a condition counts as taken
+   only when MC/DC shows that value of it. */
 typedef struct { unsigned total, taken; bool reached; } PPLineBranches;
 PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f);
+/* Whether line ln of f is a line of code that markers do not exclude (the CI formats leave
+   excluded lines out, as gcovr does). */
+bool pp_line_counted(const PPCovFile *f, unsigned ln);
 #endif

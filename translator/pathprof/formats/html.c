@@ -30,7 +30,8 @@ static const char css[] =
   ".bar i{display:block;height:9px;background:#4a4}"
   "pre,.src{font:12px/1.35 monospace}.src td{padding:0 6px;text-align:left;white-space:pre}"
   ".src td.n,.src td.c{text-align:right;color:#777}.src tr.hit td.c{color:#262}"
-  ".src tr.miss td{background:#fdd}.src tr.part td.c{background:#ffd}.src tr.sel td{background:#bdf!important}"
+  ".src tr.miss td{background:#fdd}.src tr.part td.c{background:#ffd}.src tr.excl td{color:#999;font-style:italic}"
+  "td.excl{color:#777}.src tr.sel td{background:#bdf!important}"
   ".src tr.chg td.n{box-shadow:inset 4px 0 #06c;color:#06c;font-weight:bold}"
   "ol.paths li{cursor:pointer;margin:1px 0}ol.paths li.sel{background:#bdf}ol.paths a{color:inherit;text-decoration:none}"
   "g.edge.sel path{stroke:#06c!important;stroke-width:5px!important}g.edge.sel polygon{stroke:#06c;fill:#06c}"
@@ -82,6 +83,10 @@ static void sum_cells(FILE *o, const PPCovSum *s) {
   cell(o, s->edges_hit, s->edges);
   cell(o, s->br_hit, s->br);
   cell(o, s->paths_hit, s->paths);
+  if (s->lines_excl || s->funcs_excl || s->br_excl || s->paths_excl)
+    fprintf(o, "<td class=\"excl\">%" PRIu64 " lines, %" PRIu64 " functions, %" PRIu64 " branches, %" PRIu64 " paths</td>",
+            s->lines_excl, s->funcs_excl, s->br_excl, s->paths_excl);
+  else fputs("<td>-</td>", o);
 }
 
 /* A function's lines, blocks, edges, branches and paths cells. */
@@ -105,11 +110,12 @@ static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsign
   fputs("<table class=\"src\">\n", o);
   for (unsigned ln = first; ln <= last; ln++) {
     const PPCovLine *l = ln <= f->nlines ? &f->lines[ln] : NULL;
-    const char *cls = !l || !l->exists ? "none" : !l->count ? "miss" : l->unexecuted_block ? "part" : "hit";
+    const char *cls = !l || !l->exists ? "none" : l->excluded ? "excl" : !l->count ? "miss" : l->unexecuted_block ? "part" : "hit";
     bool chg = marks && pp_diff_changed(marks, (int)(f - c->files.v), ln);
     fprintf(o, "<tr id=\"L%u\" class=\"%s%s%s\"><td class=\"n\">%u</td><td class=\"c\">", ln, cls, chg ? " chg" : "",
             pp_html_mcdc_row_missing(mc, ln) ? " mc" : "", ln);
-    if (l && l->exists) {
+    if (l && l->exists && l->excluded) fprintf(o, "excl %" PRIu64, l->count);
+    else if (l && l->exists) {
       if (l->count) fprintf(o, "%" PRIu64 "%s", l->count, l->unexecuted_block ? "*" : "");
       else fputs("#####", o);
     }
@@ -133,8 +139,8 @@ static void file_page(FILE *o, const PPCoverage *c, size_t i) {
   head(o, base(pp_coverage_file_name(f)), false);
   fputs("<p><a href=\"index.html\">index</a></p>\n<h1>", o);
   pp_fputs_xml(o, pp_coverage_file_name(f));
-  fprintf(o, "</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th>%s"
-          "</tr><tr>", c->mcdc ? "<th>MC/DC conditions</th>" : "");
+  fprintf(o, "</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th>"
+          "<th>excluded</th>%s</tr><tr>", c->mcdc ? "<th>MC/DC conditions</th>" : "");
   sum_cells(o, &s);
   if (c->mcdc) {
     PPMcdcSum ms = {0};
@@ -220,6 +226,24 @@ static void sec_paths(FILE *o, const FnPage *p) {
   fputs("</ol>\n", o);
   if (v->n > HOT_PATHS) fprintf(o, "<p>%zu more executed paths (pathprof report --function NAME --top N lists them).</p>\n", v->n - HOT_PATHS);
   fputs("</section>\n", o);
+}
+
+/* Activations that never finished: their partial paths, each the prefix of a path up to the
+   call it stopped in (a negative count takes a prefix back). */
+static void sec_partials(FILE *o, const FnPage *p) {
+  const PPFuncView *v = p->fn->view;
+  if (!v->nparts) return;
+  fprintf(o, "<section id=\"partial\"><h2>Partial paths</h2>\n<p>%" PRId64 " activation%s never finished (exit, a crash, "
+          "longjmp, exec or pthread_exit while it ran): each counts its lines up to where it stopped.</p>\n<ol class=\"partials\">\n",
+          p->fn->unfinished, p->fn->unfinished == 1 ? "" : "s");
+  for (size_t i = 0; i < v->nparts && i < HOT_PATHS; i++) {
+    char *text = pp_partial_lines(&v->u->tab, p->fn->f, &v->parts[i]);
+    fprintf(o, "<li class=\"partial\"><b>%" PRId64 "</b> #%" PRIu64 ": ", v->parts[i].count, v->parts[i].id);
+    pp_fputs_xml(o, text);
+    fputs("</li>\n", o);
+    free(text);
+  }
+  fputs("</ol></section>\n", o);
 }
 
 /* kpath builds: the hottest paths of k iterations from the function's forest (as pathprof
@@ -397,7 +421,8 @@ static void sec_prime(FILE *o, const FnPage *p) {
 }
 
 /* The sections of a function's page, top to bottom. */
-static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_kpaths, sec_prime, sec_cfg, sec_source };
+static void (*const fn_sections[])(FILE *, const FnPage *) = { sec_summary, sec_paths, sec_partials, sec_kpaths, sec_prime,
+                                                                sec_cfg, sec_source };
 
 static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) {
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };

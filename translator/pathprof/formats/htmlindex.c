@@ -170,11 +170,17 @@ static void sum_cells(FILE *o, const PPCovSum *s, bool diff) {
     cell(o, s->funcs_hit, s->funcs);
   }
   cell(o, s->paths_hit, s->paths);
+  if (diff) return;
+  /* what exclusion markers took out of the totals, counted apart (sorted by lines) */
+  if (s->lines_excl || s->funcs_excl || s->br_excl || s->paths_excl)
+    fprintf(o, "<td class=\"excl\" data-v=\"%" PRIu64 "\">%" PRIu64 " lines, %" PRIu64 " functions, %" PRIu64 " branches, %" PRIu64
+               " paths</td>", s->lines_excl, s->lines_excl, s->funcs_excl, s->br_excl, s->paths_excl);
+  else fputs("<td data-v=\"0\">-</td>", o);
 }
 
 /* Column heads; first > 0 numbers them (data-col, the cell index) to make them sortable. */
 static void sum_heads(FILE *o, bool diff, int first) {
-  static const char *const full[] = { "lines", "functions", "blocks", "edges", "branches", "paths", NULL };
+  static const char *const full[] = { "lines", "functions", "blocks", "edges", "branches", "paths", "excluded", NULL };
   static const char *const part[] = { "changed lines", "branches", "functions", "paths through them", NULL };
   const char *const *h = diff ? part : full;
   for (int i = 0; h[i]; i++)

@@ -14,10 +14,12 @@ static json_t *jratio(uint64_t hit, uint64_t total) {
 }
 
 static json_t *jsum(const PPCovSum *s) {
-  return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:s, s:o}}", "lines", jratio(s->lines_hit, s->lines),
+  return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:s, s:o}, s:{s:o, s:o, s:o, s:o}}", "lines", jratio(s->lines_hit, s->lines),
                    "functions", jratio(s->funcs_hit, s->funcs), "blocks", jratio(s->blocks_hit, s->blocks),
                    "edges", jratio(s->edges_hit, s->edges), "branches", jratio(s->br_hit, s->br),
-                   "paths", "total", "", "covered", jcount(s->paths_hit));
+                   "paths", "total", "", "covered", jcount(s->paths_hit),
+                   "excluded", "lines", jcount(s->lines_excl), "functions", jcount(s->funcs_excl), "branches",
+                   jcount(s->br_excl), "paths", jcount(s->paths_excl));
 }
 
 static void set_paths_total(json_t *sum, uint64_t total) {
@@ -49,6 +51,21 @@ static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
                    "overflow", jcount(fn->view->overflow), "tables", json_string(fn->view->u->tables_path),
                    "block_counts", blocks, "edge_counts", edges);
   json_object_set_new(o, "mode", json_string(fn->view->edges ? "edge" : "path"));
+  json_t *parts = json_array();
+  for (size_t i = 0; i < fn->view->nparts; i++) {
+    const PPPartial *p = &fn->view->parts[i];
+    uint64_t site = p->site & PP_SITE_LAST;
+    const PPStop *st = site < fn->f->stops.n && !(p->site & PP_SITE_BEFORE) ? &fn->f->stops.v[site] : NULL;
+    char *lines = pp_partial_lines(&fn->view->u->tab, fn->f, p);
+    json_array_append_new(parts, json_pack("{s:I, s:I, s:i, s:s}", "count", (json_int_t)p->count, "site", (json_int_t)p->site,
+                                           "stop_line", st ? (int)st->line : 0, "lines", lines));
+    free(lines);
+  }
+  json_object_set_new(o, "unfinished", json_integer((json_int_t)fn->unfinished));
+  json_object_set_new(o, "excluded", json_pack("{s:b, s:i, s:i, s:o, s:o}", "function", fn->excluded, "lines", (int)fn->lines_excl,
+                                               "branches", (int)fn->branches_excl, "paths", jcount(fn->paths_excl),
+                                               "paths_executed", jcount(fn->paths_excl_hit)));
+  json_object_set_new(o, "partial_paths", parts);
   if (fn->view->edges) {  /* edge mode: paths were not counted */
     json_object_set_new(json_object_get(o, "paths"), "covered", json_null());
     json_object_set_new(json_object_get(o, "paths"), "executions", json_null());
@@ -85,8 +102,9 @@ static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s)
   json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
   for (unsigned ln = 1; ln <= f->nlines; ln++)
     if (f->lines[ln].exists)
-      json_array_append_new(lines, json_pack("{s:i, s:o, s:b}", "line", (int)ln, "count", jcount(f->lines[ln].count),
-                                             "unexecuted_block", f->lines[ln].unexecuted_block));
+      json_array_append_new(lines, json_pack("{s:i, s:o, s:b, s:b}", "line", (int)ln, "count", jcount(f->lines[ln].count),
+                                             "unexecuted_block", f->lines[ln].unexecuted_block, "excluded",
+                                             f->lines[ln].excluded));
   for (size_t k = 0; k < f->funcs.n; k++) json_array_append_new(funcs, jfunc(c, &c->funcs.v[f->funcs.v[k]]));
   for (size_t k = 0; k < f->branches.n;) {
     const PPCovBranch *b = &f->branches.v[k];
@@ -94,9 +112,9 @@ static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s)
     size_t j = k;
     for (; j < f->branches.n && f->branches.v[j].func == b->func && f->branches.v[j].block == b->block; j++)
       json_array_append_new(outs, jcount(f->branches.v[j].count));
-    json_array_append_new(brs, json_pack("{s:i, s:s, s:i, s:b, s:o}", "line", (int)b->line, "function",
+    json_array_append_new(brs, json_pack("{s:i, s:s, s:i, s:b, s:o, s:b}", "line", (int)b->line, "function",
                                          c->funcs.v[b->func].f->name, "block", b->block, "reached", b->reached,
-                                         "outcomes", outs));
+                                         "outcomes", outs, "excluded", b->excluded));
     k = j;
   }
   json_t *sum = jsum(s);

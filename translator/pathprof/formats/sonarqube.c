@@ -13,8 +13,9 @@ static void file(FILE *o, const PPCoverage *c, const PPCovFile *f) {
   pp_fputs_xml(o, pp_report_path(f));
   fputs("\">\n", o);
   for (unsigned ln = 1; ln <= last; ln++) {
-    if (!f->lines[ln].exists && !lb[ln].total) continue;
-    bool covered = f->lines[ln].exists ? f->lines[ln].count > 0 : lb[ln].reached;
+    bool code = pp_line_counted(f, ln);  /* excluded lines are left out, as gcovr does */
+    if (!code && (!lb[ln].total || f->lines[ln].excluded)) continue;
+    bool covered = code ? f->lines[ln].count > 0 : lb[ln].reached;
     fprintf(o, "    <lineToCover lineNumber=\"%u\" covered=\"%s\"", ln, covered ? "true" : "false");
     if (lb[ln].total) fprintf(o, " branchesToCover=\"%u\" coveredBranches=\"%u\"", lb[ln].total, lb[ln].taken);
     fputs("/>\n", o);

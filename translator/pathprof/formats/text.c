@@ -27,6 +27,13 @@ static int name_width(const PPCoverage *c) {
   return (int)w;
 }
 
+/* What exclusion markers took out of the totals, when they took anything. */
+static void excluded(FILE *o, int w, const PPCovSum *s) {
+  if (s->lines_excl || s->funcs_excl || s->br_excl || s->paths_excl)
+    fprintf(o, "%-*s excluded: %" PRIu64 " lines, %" PRIu64 " functions, %" PRIu64 " branches, %" PRIu64 " paths\n", w, "",
+            s->lines_excl, s->funcs_excl, s->br_excl, s->paths_excl);
+}
+
 /* Functions are named at the line of their name, as gcov and the lcov writer do. */
 void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
   PPCovSum all = {0};
@@ -44,6 +51,7 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
     pct(o, s.blocks_hit, s.blocks); fputc(' ', o);
     pct(o, s.br_hit, s.br); fputc(' ', o);
     pct(o, s.paths_hit, s.paths); fputc('\n', o);
+    excluded(o, w, &s);
     for (size_t k = 0; k < f->funcs.n; k++) {
       const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
       char *name = pp_xasprintf("  %s:%u", fn->f->name, fn->name_line);
@@ -58,6 +66,9 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
       if (fn->view->unbalanced) fputs("  (edge counters unbalanced: an activation did not return)", o);
       if (fn->ambiguous) fputs("  (back-edge counts ambiguous)", o);
       if (fn->view->overflow) fprintf(o, "  (%" PRIu64 " out-of-range path ends)", fn->view->overflow);
+      if (fn->excluded) fputs("  (excluded)", o);
+      if (fn->unfinished > 0)
+        fprintf(o, "  (%" PRId64 " activation%s never finished)", fn->unfinished, fn->unfinished > 1 ? "s" : "");
       fputc('\n', o);
     }
   }
@@ -67,6 +78,7 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
   pct(o, all.blocks_hit, all.blocks); fputc(' ', o);
   pct(o, all.br_hit, all.br); fputc(' ', o);
   pct(o, all.paths_hit, all.paths); fputc('\n', o);
+  excluded(o, w, &all);
   if (c->mcdc && c->mcdc->decs.n) {
     PPMcdcSum ms = {0};
     pp_mcdc_sum_file(c->mcdc, -1, &ms);

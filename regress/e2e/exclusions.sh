@@ -1,0 +1,123 @@
+#!/bin/sh
+# Exclusion markers (regress/exclude/markers.c: LCOV_EXCL_LINE, LCOV_EXCL_START/STOP,
+# LCOV_EXCL_BR_LINE, LCOV_EXCL_BR_START/STOP and the GCOVR_ ones): for each marker, in every
+# format of pathprof coverage (text, json, lcov, cobertura, gcov, html), the lines it marks (or
+# their branches) leave the totals and are shown or counted as excluded; lcov's geninfo leaves out
+# the same lines and branches for the LCOV_ markers, and the totals equal gcovr's.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+e2e_name=exclusions
+. "$top/regress/private.sh"
+d=$E2E_DIR
+unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS
+if [ "$(id -u)" = 0 ]; then
+  for pkg in lcov gcovr; do
+    command -v "$pkg" >/dev/null 2>&1 ||
+      { apt-get -o DPkg::Lock::Timeout=600 -qq install -y "$pkg" || { apt-get -qq update; apt-get -qq install -y "$pkg"; }; } >/dev/null 2>&1
+  done
+fi
+mkdir -p "$d/p" "$d/g"
+cp "$top/regress/exclude/markers.c" "$d/p/"
+cp "$top/regress/exclude/markers.c" "$d/g/"
+if ! (cd "$d/p" && "$top/bin/pathcc" gcc -O0 -o prog markers.c && ./prog >/dev/null) >"$d/p/build.log" 2>&1; then
+  echo "not ok exclusions build: $(head -1 "$d/p/build.log")"
+  exit 0
+fi
+for fmt in text json lcov cobertura gcov; do
+  (cd "$d/p" && "$top/bin/pathprof" coverage --format $fmt -o cov.$fmt) 2>"$d/p/$fmt.err" ||
+    echo "not ok exclusions $fmt: pathprof coverage failed: $(head -1 "$d/p/$fmt.err")"
+done
+(cd "$d/p" && "$top/bin/pathprof" coverage --format html -o html) 2>"$d/p/html.err" || echo "not ok exclusions html: $(head -1 "$d/p/html.err")"
+tools=""
+if command -v lcov >/dev/null 2>&1 && command -v gcovr >/dev/null 2>&1 &&
+   (cd "$d/g" && gcc --coverage -O0 -o prog markers.c && ./prog >/dev/null &&
+    lcov -q --rc lcov_branch_coverage=1 -c -d . -o lcov.info && gcovr -r . --json-summary -o gcovr.json) >"$d/g/log" 2>&1; then
+  tools=1
+else
+  echo "skip exclusions tools: lcov or gcovr missing or failed (Debian packages lcov, gcovr)"
+fi
+
+python3 - "$d/p" "$d/g" "$tools" <<'PY'
+import json, os, re, sys
+p, g, tools = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+src = open(os.path.join(p, "markers.c")).read().split("\n")
+def check(name, cond, why=""):
+    print(("ok exclusions %s" % name) if cond else ("not ok exclusions %s: %s" % (name, why)))
+
+# The markers and the lines each one covers, read independently of pathprof.
+markers = []   # (name, kind 'line'|'br', set of line numbers)
+for tool in ("LCOV", "GCOVR"):
+    for kind, base in (("line", tool + "_EXCL_"), ("br", tool + "_EXCL_BR_")):
+        for i, text in enumerate(src, 1):
+            if base + "LINE" in text:
+                markers.append((base + "LINE", kind, {i}))
+            if base + "START" in text:
+                stop = next(j for j in range(i, len(src) + 1) if base + "STOP" in src[j - 1])
+                markers.append((base + "START/STOP", kind, set(range(i, stop + 1))))
+cov = json.load(open(os.path.join(p, "cov.json")))
+f = cov["files"][0]
+code = {l["line"] for l in f["lines"]}
+jline = {l["line"]: l for l in f["lines"]}
+brlines = {b["line"] for b in f["branches"]}
+jbr, nout = {}, {}
+for b in f["branches"]:
+    jbr.setdefault(b["line"], []).append(b["excluded"])
+    nout[b["line"]] = nout.get(b["line"], 0) + len(b["outcomes"])
+lcov = open(os.path.join(p, "cov.lcov")).read()
+da = {int(m) for m in re.findall(r"^DA:(\d+),", lcov, re.M)}
+brda = {int(m) for m in re.findall(r"^BRDA:(\d+),", lcov, re.M)}
+cob = open(os.path.join(p, "cov.cobertura")).read()
+cobl = {}
+for m in re.finditer(r'<line number="(\d+)" hits="\d+"(?: branch="(true|false)")?', cob):  # false is the default
+    cobl[int(m.group(1))] = m.group(2) == "true"
+gcov = {}
+for l in open(os.path.join(p, "cov.gcov")).read().split("\n"):
+    m = re.match(r"\s*([^:]+):\s*(\d+):", l)
+    if m and int(m.group(2)) > 0:
+        gcov[int(m.group(2))] = m.group(1).strip()
+html = open(os.path.join(p, "html", "s0.html")).read()
+hcls = {int(m.group(1)): m.group(2) for m in re.finditer(r'<tr id="L(\d+)" class="(\w+)"', html)}
+for name, kind, lines in markers:
+    cl = sorted(lines & code)
+    bl = sorted(lines & brlines)
+    if kind == "line":
+        check("%s json" % name, cl and all(jline[l]["excluded"] for l in cl), "lines %s not all excluded" % cl)
+        check("%s lcov" % name, cl and not (set(cl) & da) and not (set(cl) & brda), "DA/BRDA left for %s" % cl)
+        check("%s cobertura" % name, cl and not (set(cl) & set(cobl)), "lines %s still in the XML" % cl)
+        check("%s gcov" % name, cl and all(gcov.get(l) == "-" for l in cl), "counts shown for %s" % cl)
+        check("%s html" % name, cl and all(hcls.get(l) == "excl" for l in cl), "rows %s not marked excluded" % cl)
+    else:
+        check("%s json" % name, bl and all(all(jbr[l]) for l in bl) and not any(jline[l]["excluded"] for l in bl),
+              "branches of %s not excluded (or the lines are)" % bl)
+        check("%s lcov" % name, bl and not (set(bl) & brda) and set(bl) <= da, "BRDA left (or DA gone) for %s" % bl)
+        check("%s cobertura" % name, bl and all(cobl.get(l) is False for l in bl), "lines %s still carry branches" % bl)
+        check("%s gcov" % name, bl and all(gcov.get(l, "-") not in ("-",) for l in bl), "line counts of %s gone" % bl)
+        check("%s html" % name, bl and all(hcls.get(l) != "excl" for l in bl), "rows %s marked as excluded lines" % bl)
+# the totals, counted apart in text, gcov, html and json
+s = cov["summary"]
+nl = len({l for n, k, ls in markers if k == "line" for l in ls} & code)
+nb = sum(nout[l] for l in {l for n, k, ls in markers for l in ls} & brlines)
+check("json summary", s["excluded"]["lines"] == nl and s["excluded"]["branches"] == nb,
+      "excluded %s, want %d lines and %d branches" % (s["excluded"], nl, nb))
+txt = open(os.path.join(p, "cov.text")).read()
+check("text summary", re.search(r"excluded: %d lines, \d+ functions, %d branches" % (nl, nb), txt) is not None,
+      "no line 'excluded: %d lines ... %d branches'" % (nl, nb))
+check("gcov header", "Excluded:%d lines, %d branches" % (nl, nb) in open(os.path.join(p, "cov.gcov")).read(),
+      "no Excluded: header")
+check("html summary", "%d lines," % nl in open(os.path.join(p, "html", "index.html")).read(), "no excluded cell")
+check("paths counted apart", int(s["excluded"]["paths"]) > 0, "no excluded paths")
+if tools:
+    info = open(os.path.join(g, "lcov.info")).read()
+    gda = {int(m) for m in re.findall(r"^DA:(\d+),", info, re.M)}
+    gbr = {int(m) for m in re.findall(r"^BRDA:(\d+),", info, re.M)}
+    lcov_lines = {l for n, k, ls in markers if n.startswith("LCOV") and k == "line" for l in ls}
+    lcov_br = {l for n, k, ls in markers if n.startswith("LCOV") for l in ls}
+    gcovr_only = {l for n, k, ls in markers if n.startswith("GCOVR") for l in ls}
+    check("lcov geninfo agrees on LCOV_ lines", (gda - gcovr_only) == (da - gcovr_only) and not (gda & lcov_lines),
+          "geninfo %s, pathprof %s" % (sorted(gda - gcovr_only), sorted(da - gcovr_only)))
+    check("lcov geninfo agrees on LCOV_ branches", (gbr - gcovr_only) == (brda - gcovr_only) and not (gbr & lcov_br),
+          "geninfo %s, pathprof %s" % (sorted(gbr - gcovr_only), sorted(brda - gcovr_only)))
+    gs = json.load(open(os.path.join(g, "gcovr.json")))
+    for k, ours in (("line", s["lines"]), ("branch", s["branches"]), ("function", s["functions"])):
+        check("totals %s = gcovr" % k, (ours["covered"], ours["total"]) == (gs[k + "_covered"], gs[k + "_total"]),
+              "pathprof %d/%d, gcovr %d/%d" % (ours["covered"], ours["total"], gs[k + "_covered"], gs[k + "_total"]))
+PY

@@ -1,0 +1,113 @@
+/* exclude.c: lcov's and gcovr's exclusion markers in the sources (LCOV_EXCL_LINE, LCOV_EXCL_START
+   .. LCOV_EXCL_STOP, LCOV_EXCL_BR_LINE, LCOV_EXCL_BR_START .. LCOV_EXCL_BR_STOP, and the same
+   with GCOVR_): excluded lines, their branches, the functions whose name line is excluded and
+   the paths through excluded code leave the totals and are counted apart. */
+#include "covint.h"
+#include "model/number.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* The markers of one line: bits of what they do. */
+enum { EX_LINE = 1, EX_START = 2, EX_STOP = 4, BR_LINE = 8, BR_START = 16, BR_STOP = 32 };
+
+static unsigned markers(const char *s) {
+  static const struct { const char *name; unsigned bit; } m[] = {
+    { "EXCL_LINE", EX_LINE }, { "EXCL_START", EX_START }, { "EXCL_STOP", EX_STOP },
+    { "EXCL_BR_LINE", BR_LINE }, { "EXCL_BR_START", BR_START }, { "EXCL_BR_STOP", BR_STOP } };
+  unsigned bits = 0;
+  for (const char *p = s; (p = strstr(p, "EXCL_")); p++) {
+    bool lcov = p - s >= 5 && !strncmp(p - 5, "LCOV_", 5), gcovr = p - s >= 6 && !strncmp(p - 6, "GCOVR_", 6);
+    if (!lcov && !gcovr) continue;
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++) {
+      size_t n = strlen(m[i].name);
+      char after = p[n];
+      if (!strncmp(p, m[i].name, n) && !(after == '_' || (after >= 'A' && after <= 'Z'))) bits |= m[i].bit;
+    }
+  }
+  return bits;
+}
+
+/* Marks file f's excluded lines (regions from a START to its STOP, both included; an open one
+   runs to the end of the file). */
+static void mark_file(PPCovFile *f) {
+  bool region = false, br_region = false;
+  for (unsigned ln = 1; f->src && ln <= f->nsrc && ln <= f->nlines; ln++) {
+    unsigned m = markers(f->src[ln]);
+    region |= (m & EX_START) != 0;
+    br_region |= (m & BR_START) != 0;
+    f->lines[ln].excluded = region || (m & EX_LINE);
+    f->lines[ln].br_excluded = br_region || (m & BR_LINE);
+    if (m & EX_STOP) region = false;
+    if (m & BR_STOP) br_region = false;
+  }
+}
+
+/* Whether every line of block b in f's file is excluded (a block without lines is not). */
+static bool block_excluded(const PPCoverage *c, const PPCovFunc *fn, const PPBlock *b) {
+  const PPCovFile *f = &c->files.v[fn->file];
+  bool any = false;
+  for (size_t i = 0; i < b->lines.n; i++) {
+    if (strcmp(fn->t->files.v[b->lines.v[i].file], f->name)) continue;
+    for (unsigned ln = b->lines.v[i].first; ln <= b->lines.v[i].last; ln++) {
+      if (ln > f->nlines || !f->lines[ln].exists) continue;
+      if (!f->lines[ln].excluded) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/* Paths through excluded blocks: all paths less those that avoid them (counted on the DAG from
+   the exit back), and the executed ones among them. */
+static void exclude_paths(const PPCoverage *c, PPCovFunc *fn) {
+  const PPGraph *g = &fn->f->g;
+  size_t n = g->blocks.n;
+  bool *ex = pp_xcalloc(n + 1, sizeof(bool)), any = false;
+  for (size_t b = 0; b < n; b++) any |= ex[b] = g->blocks.v[b].live && b != PP_EXIT && block_excluded(c, fn, &g->blocks.v[b]);
+  if (!any || fn->view->edges || !g->out_start) { free(ex); return; }
+  uint64_t *np = pp_xcalloc(n + 1, sizeof(uint64_t));
+  int *order = pp_xmalloc(sizeof(int) * (n + 1)), k = pp_graph_topo(g, order);
+  np[PP_EXIT] = 1;
+  for (int i = k - 1; i >= 0; i--) {
+    int v = order[i];
+    if (v == PP_EXIT || ex[v]) continue;
+    PP_OUT_FOR(g, v, j) np[v] = pp_sat_add(np[v], np[g->edges.v[g->out_edges[j]].dst]);
+  }
+  fn->paths_excl = g->npaths - (np[PP_ENTRY] < g->npaths ? np[PP_ENTRY] : g->npaths);
+  int *es = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
+  for (size_t i = 0; i < fn->view->n; i++) {
+    int m = pp_number_decode(g, fn->view->paths[i].id, es, (int)g->edges.n + 1);
+    bool through = m > 0 && g->edges.v[es[0]].kind != EK_DUMMY_ENTRY && ex[PP_ENTRY];
+    for (int j = 0; j < m && !through; j++) through = ex[g->edges.v[es[j]].dst];
+    fn->paths_excl_hit += through;
+  }
+  free(es); free(np); free(order); free(ex);
+}
+
+void pp_coverage_exclude(PPCoverage *c) {
+  for (size_t i = 0; i < c->files.n; i++) mark_file(&c->files.v[i]);
+  for (size_t i = 0; i < c->files.n; i++) {
+    PPCovFile *f = &c->files.v[i];
+    for (size_t k = 0; k < f->branches.n; k++) {
+      PPCovBranch *b = &f->branches.v[k];
+      if (b->line > f->nlines || !(f->lines[b->line].excluded || f->lines[b->line].br_excluded)) continue;
+      b->excluded = true;
+      PPCovFunc *fn = &c->funcs.v[b->func];
+      fn->branches_total--;
+      fn->branches_hit -= b->count > 0;
+      fn->branches_excl++;
+    }
+  }
+  for (size_t i = 0; i < c->funcs.n; i++) {
+    PPCovFunc *fn = &c->funcs.v[i];
+    PPCovFile *f = &c->files.v[fn->file];
+    fn->excluded = fn->name_line <= f->nlines && f->lines[fn->name_line].excluded;
+    for (unsigned ln = fn->f->line; ln <= fn->f->end_line && ln <= f->nlines; ln++)
+      if (f->lines[ln].exists && f->lines[ln].excluded && fn->lines_total) {
+        fn->lines_excl++;
+        fn->lines_total--;
+        fn->lines_hit -= f->lines[ln].count > 0 && fn->lines_hit;
+      }
+    exclude_paths(c, fn);
+  }
+}
