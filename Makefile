@@ -26,7 +26,7 @@ PATHCC_O   = $(PATHCC:%.c=build/%.o)
 PATHPROF_O = $(PATHPROF:%.c=build/%.o)
 RT_O       = $(RT_SRC:%.c=build/rt-pic/%.o)
 
-all: bin/pathcc bin/pathprof lib/libpathprof.a
+all: bin/pathcc bin/pathprof lib/libpathprof.a lib/libpathprof-notls.a
 
 build/prelude.inc: rt/core/unit.h
 	@mkdir -p build
@@ -53,6 +53,16 @@ lib/libpathprof.a: $(RT_O)
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
 
+# The runtime pathcc links for compilers without thread-local storage (tcc, whose linker refuses
+# TLS relocations): the stack of frames in plain statics (such builds keep no frames).
+build/rt-pic/notls/partial.o: rt/core/partial.c $(RT_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O2 -g -fPIC $(RT_SAN) -DPATHPROF_FRAME_TLS=0 -Iinclude -Irt -c $< -o $@
+
+lib/libpathprof-notls.a: $(filter-out build/rt-pic/rt/core/partial.o,$(RT_O)) build/rt-pic/notls/partial.o
+	@mkdir -p lib
+	rm -f $@ && ar rcs $@ $^
+
 deps:
 	sh scripts/deps.sh
 
@@ -73,7 +83,7 @@ demo: deps all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 bin/pathcc bin/pathprof $(DESTDIR)$(PREFIX)/bin
-	install -m 644 lib/libpathprof.a $(DESTDIR)$(PREFIX)/lib
+	install -m 644 lib/libpathprof.a lib/libpathprof-notls.a $(DESTDIR)$(PREFIX)/lib
 	install -m 644 include/pathprof.h $(DESTDIR)$(PREFIX)/include
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 doc/pathcc.1 doc/pathprof.1 $(DESTDIR)$(PREFIX)/share/man/man1

@@ -433,18 +433,21 @@ int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap
   return cut_at(&f->g, p->id, v, (p->site & PP_SITE_BEFORE) != 0, edges, cap);
 }
 
+int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const struct pp_part *p, int *es, uint64_t *id) {
+  *id = 0;
+  if (pp_tables_edge_mode(&u->tab)) return pp_partial_block(f, p->site);
+  return pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, id);
+}
+
 /* The partial paths of function fn of unit u (hosted profiles keep them on the unit record),
    added to v's: by (site, id), zeros dropped; undecodable ones counted in v->bad_parts. */
 static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
-  const PPTabFunc *f = &u->tab.funcs.v[fn];
-  bool edge = pp_tables_edge_mode(&u->tab);
-  int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1));
+  int *es = pp_xmalloc(sizeof(int) * (u->tab.funcs.v[fn].g.edges.n + 1));
   for (unsigned long long i = 0; i < u->rec->npart; i++) {
     const struct pp_part *p = &u->rec->part[i];
+    uint64_t id;
     if (p->fn != (unsigned long long)fn) continue;
-    uint64_t id = 0;
-    bool ok = edge ? pp_partial_block(f, p->site) >= 0 : pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, &id) >= 0;
-    if (!ok) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
+    if (pp_partial_decode(u, &u->tab.funcs.v[fn], p, es, &id) < 0) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
     size_t k;
     for (k = 0; k < v->nparts && !(v->parts[k].site == p->site && v->parts[k].id == id); k++) {}
     if (k == v->nparts) {

@@ -53,6 +53,10 @@ typedef struct {
    and *id. Returns -1 when the site or r names no prefix (tables without sites, a damaged
    profile). Edge mode has no register: use pp_partial_block. */
 int pp_partial_prefix(const PPTabFunc *f, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id);
+/* Partial path p of unit u's record decoded for its function f: in path modes its prefix's DAG
+   edges into es (room for f's edges + 1) and *id, returning their number; edge mode has no
+   register and returns the block it stopped in (*id 0). -1: p names no prefix. */
+int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const struct pp_part *p, int *es, uint64_t *id);
 /* The DAG edges of partial path p's prefix (p->id cut at its site's block) into edges[]; their
    number, or -1. */
 int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap);

@@ -661,14 +661,14 @@ out:
 
 /* ---- linking ---- */
 
-static char *runtime_lib(void) {
+static char *runtime_lib(const char *name) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return NULL;
   exe[n] = 0;
   char *slash = strrchr(exe, '/');
   if (slash) *slash = 0;
-  char *lib = pp_xasprintf("%s/../lib/libpathprof.a", exe);
+  char *lib = pp_xasprintf("%s/../lib/%s", exe, name);
   if (access(lib, R_OK) == 0) return lib;
   free(lib);
   return NULL;
@@ -696,8 +696,10 @@ static char *runtime_for(Driver *d) {
             "the target (make rt-freestanding, doc: README) or set PATHCC_RUNTIME\n", self, c->target, pp_cc_host_target());
     return NULL;
   }
-  char *lib = runtime_lib();
-  if (!lib) die("%s", "cannot find libpathprof.a next to pathcc (expected ../lib/libpathprof.a)");
+  /* without thread-local storage (tcc): the runtime whose stack of frames is plain statics */
+  const char *name = c->known && !c->gnu && !c->c11_atomics ? "libpathprof-notls.a" : "libpathprof.a";
+  char *lib = runtime_lib(name);
+  if (!lib) die("%s", pp_xasprintf("cannot find %s next to pathcc (expected ../lib/%s)", name, name));
   return lib;
 }
 
@@ -951,6 +953,7 @@ int main(int argc, char **argv) {
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
   d.opt.host = cc->host;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
+  if (cc->known && cc->host && !cc->gnu && !cc->c11_atomics) d.opt.frames = PP_FRAMES_NONE;  /* no thread-local storage (tcc) */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */

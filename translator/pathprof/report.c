@@ -271,11 +271,11 @@ static void dump_partials(const PPLoadedUnit *u, int fn) {
   int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1));
   for (unsigned long long i = 0; i < u->rec->npart; i++) {
     const struct pp_part *p = &u->rec->part[i];
-    if (p->fn != (unsigned long long)fn) continue;
-    uint64_t id = 0;
-    int k = edge ? -1 : pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, &id);
-    if (edge && pp_partial_block(f, p->site) >= 0) {
-      printf("QE %016llx %d %lld %d %llu\n", u->rec->checksum, fn, p->count, pp_partial_block(f, p->site), p->site);
+    uint64_t id;
+    int k = p->fn == (unsigned long long)fn ? pp_partial_decode(u, f, p, es, &id) : -2;
+    if (k == -2) continue;
+    if (edge && k >= 0) {  /* the block it stopped in */
+      printf("QE %016llx %d %lld %d %llu\n", u->rec->checksum, fn, p->count, k, p->site);
       continue;
     }
     if (k < 0) { printf("QX %016llx %d %lld\n", u->rec->checksum, fn, p->count); continue; }
