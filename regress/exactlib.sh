@@ -29,7 +29,8 @@ check() {
     echo "not ok oracle $name: pathprof dump --decode failed: $(head -1 "$d/decoded.err")"
     return
   fi
-  python3 "$top/regress/oracle.py" --name "$name" --trace "$d/trace.txt" --decoded "$d/decoded.txt" "$d"/*.pp.json
+  # shellcheck disable=SC2086
+  python3 "$top/regress/oracle.py" ${ORACLE_FLAGS:-} --name "$name" --trace "$d/trace.txt" --decoded "$d/decoded.txt" "$d"/*.pp.json
 }
 
 # same_counts NAME DIR: the build without --trace (in DIR/notrace) counts exactly what the tracing build counted

@@ -4,8 +4,10 @@
 Independent of pathprof by construction: it shares no code with the translator or the reporter and
 uses only the edge kinds from the tables (doc/formats.md section 4), never the Ball-Larus values.
 
-Usage: oracle.py [--name NAME] [--kpaths K] --trace TRACE --decoded DECODED TABLES.pp.json...
+Usage: oracle.py [--name NAME] [--kpaths K] [--no-partials] --trace TRACE --decoded DECODED TABLES.pp.json...
        oracle.py [--name NAME] --trace TRACE --edges COVERAGE.json [--except FUNCTION]... TABLES.pp.json...
+  --no-partials  the build keeps no frames (pathcc --frames=none, tcc): the profile must hold no
+           partial paths, whatever the trace cut
   TRACE    the trace log of a tracing build (formats.md section 3)
   DECODED  the output of `pathprof dump --decode PROFILE` ('-' for standard input):
              P <checksum> <fn> <count> <b1,...,bn> <E|B>   one path and its count
@@ -433,10 +435,13 @@ def compare_edges(funcs, replay, tables, covpath, skip):
 
 def main(argv):
     name, trace, decoded, tables, edges, skip, k = None, None, None, [], None, set(), 0
+    no_partials = False  # a build without frames (pathcc --frames=none, tcc): it keeps no partial paths
     args = list(argv)
     while args:
         a = args.pop(0)
-        if a in ("--name", "--trace", "--decoded", "--edges", "--except", "--kpaths") and args:
+        if a == "--no-partials":
+            no_partials = True
+        elif a in ("--name", "--trace", "--decoded", "--edges", "--except", "--kpaths") and args:
             v = args.pop(0)
             if a == "--kpaths":
                 try:
@@ -492,7 +497,7 @@ def main(argv):
         names = collections.Counter(act[0].name for act in open_acts)
         print("# %d activation(s) left open at program end (exit() inside a function, a crash): %s"
               % (len(open_acts), ", ".join("%s x%d" % kv for kv in sorted(names.items()))))
-    want_q = collections.Counter({key: n for key, n in replay.partials.items() if n})
+    want_q = collections.Counter({key: n for key, n in replay.partials.items() if n and not no_partials})
     print("# %d trace events, %d distinct paths, %d path executions%s"
           % (replay.events, len(want), sum(want.values()), ", %d edge traversals" % sum(replay.edges.values()) if edges else ""))
     if not edges:

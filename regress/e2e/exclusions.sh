@@ -1,7 +1,8 @@
 #!/bin/sh
 # Exclusion markers (regress/exclude/markers.c: LCOV_EXCL_LINE, LCOV_EXCL_START/STOP,
 # LCOV_EXCL_BR_LINE, LCOV_EXCL_BR_START/STOP and the GCOVR_ ones): for each marker, in every
-# format of pathprof coverage (text, json, lcov, cobertura, gcov, html), the lines it marks (or
+# format of pathprof coverage (text, json, lcov, cobertura, gcov, html, sonarqube, coveralls,
+# markdown), the lines it marks (or
 # their branches) leave the totals and are shown or counted as excluded; lcov's geninfo leaves out
 # the same lines and branches for the LCOV_ markers, and the totals equal gcovr's.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +23,7 @@ if ! (cd "$d/p" && "$top/bin/pathcc" gcc -O0 -o prog markers.c && ./prog >/dev/n
   echo "not ok exclusions build: $(head -1 "$d/p/build.log")"
   exit 0
 fi
-for fmt in text json lcov cobertura gcov; do
+for fmt in text json lcov cobertura gcov sonarqube coveralls markdown; do
   (cd "$d/p" && "$top/bin/pathprof" coverage --format $fmt -o cov.$fmt) 2>"$d/p/$fmt.err" ||
     echo "not ok exclusions $fmt: pathprof coverage failed: $(head -1 "$d/p/$fmt.err")"
 done
@@ -74,6 +75,11 @@ for l in open(os.path.join(p, "cov.gcov")).read().split("\n"):
     m = re.match(r"\s*([^:]+):\s*(\d+):", l)
     if m and int(m.group(2)) > 0:
         gcov[int(m.group(2))] = m.group(1).strip()
+sonar = {int(m.group(1)): "branchesToCover=" in m.group(2)  # line: has branches
+         for m in re.finditer(r'<lineToCover lineNumber="(\d+)"([^>]*)/>', open(os.path.join(p, "cov.sonarqube")).read())}
+cj = json.load(open(os.path.join(p, "cov.coveralls")))["source_files"][0]
+callc = {i + 1: c for i, c in enumerate(cj["coverage"])}
+callb = {cj["branches"][i] for i in range(0, len(cj["branches"]), 4)}
 html = open(os.path.join(p, "html", "s0.html")).read()
 hcls = {int(m.group(1)): m.group(2) for m in re.finditer(r'<tr id="L(\d+)" class="(\w+)"', html)}
 for name, kind, lines in markers:
@@ -85,6 +91,9 @@ for name, kind, lines in markers:
         check("%s cobertura" % name, cl and not (set(cl) & set(cobl)), "lines %s still in the XML" % cl)
         check("%s gcov" % name, cl and all(gcov.get(l) == "-" for l in cl), "counts shown for %s" % cl)
         check("%s html" % name, cl and all(hcls.get(l) == "excl" for l in cl), "rows %s not marked excluded" % cl)
+        check("%s sonarqube" % name, cl and not (set(cl) & set(sonar)), "lines %s still to cover" % cl)
+        check("%s coveralls" % name, cl and all(callc.get(l) is None for l in cl) and not (set(cl) & callb),
+              "lines %s still counted" % cl)
     else:
         check("%s json" % name, bl and all(all(jbr[l]) for l in bl) and not any(jline[l]["excluded"] for l in bl),
               "branches of %s not excluded (or the lines are)" % bl)
@@ -92,6 +101,9 @@ for name, kind, lines in markers:
         check("%s cobertura" % name, bl and all(cobl.get(l) is False for l in bl), "lines %s still carry branches" % bl)
         check("%s gcov" % name, bl and all(gcov.get(l, "-") not in ("-",) for l in bl), "line counts of %s gone" % bl)
         check("%s html" % name, bl and all(hcls.get(l) != "excl" for l in bl), "rows %s marked as excluded lines" % bl)
+        check("%s sonarqube" % name, bl and all(l in sonar and not sonar[l] for l in bl), "lines %s gone or with branches" % bl)
+        check("%s coveralls" % name, bl and all(callc.get(l) is not None for l in bl) and not (set(bl) & callb),
+              "lines %s without counts or with branches" % bl)
 # the totals, counted apart in text, gcov, html and json
 s = cov["summary"]
 nl = len({l for n, k, ls in markers if k == "line" for l in ls} & code)
@@ -105,6 +117,9 @@ check("gcov header", "Excluded:%d lines, %d branches" % (nl, nb) in open(os.path
       "no Excluded: header")
 check("html summary", "%d lines," % nl in open(os.path.join(p, "html", "index.html")).read(), "no excluded cell")
 check("paths counted apart", int(s["excluded"]["paths"]) > 0, "no excluded paths")
+md = open(os.path.join(p, "cov.markdown")).read()
+check("markdown totals and excluded", ("(%d/%d)" % (s["lines"]["covered"], s["lines"]["total"])) in md and
+      ("Excluded by markers: %d lines, %d branches, %s paths." % (nl, nb, s["excluded"]["paths"])) in md, md[:400])
 if tools:
     info = open(os.path.join(g, "lcov.info")).read()
     gda = {int(m) for m in re.findall(r"^DA:(\d+),", info, re.M)}

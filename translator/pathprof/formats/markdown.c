@@ -66,6 +66,9 @@ void pp_format_markdown(FILE *o, const PPCoverage *c, const char *profile) {
   const char *mcr = c->mcdc ? "---:|" : "";
   fprintf(o, "| | lines | branches | functions | paths |%s\n|---|---:|---:|---:|---:|%s\n", mc, mcr);
   row(o, c, NULL, &all, -1);
+  if (all.lines_excl || all.br_excl || all.paths_excl)  /* what exclusion markers took out of the totals */
+    fprintf(o, "\nExcluded by markers: %" PRIu64 " lines, %" PRIu64 " branches, %" PRIu64 " paths.\n", all.lines_excl,
+            all.br_excl, all.paths_excl);
   pp_sort(rows, c->files.n, sizeof *rows, least_covered);
   if (c->files.n) {
     fprintf(o, "\n<details><summary>Files, least covered first</summary>\n\n"
