@@ -66,6 +66,13 @@ static char *set_r(Gen *g, uint64_t val) {
   return pp_xasprintf(R " = 0%s - %" PRIu64 "%s", g->suffix, (uint64_t)0 - val, g->suffix);
 }
 
+/* Of a count's plain and atomic forms, the one the counting mode gives (a new string): plain,
+   atomic, or in thread mode the choice between the two made as it counts. */
+static char *by_counting(const PPLayout *l, const char *plain, const char *atomic) {
+  if (l->counting == PP_COUNT_THREAD) return pp_xasprintf("(" PP_ONE_THREAD " ? %s : %s)", plain, atomic);
+  return pp_xstrdup(l->counting == PP_COUNT_PLAIN ? plain : atomic);
+}
+
 /* Adds to array slot idx (an index expression without side effects, so naming it twice is
    safe) as the update policy says: one (or -1 when down; or the value of `amount`, an lvalue,
    when given) to 64-bit counters, plainly, atomically or in the thread's shard; 32-bit ones
@@ -74,16 +81,20 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
   const PPLayout *l = g->lay;
   char *c = l->relocatable ? pp_xasprintf("%s.counters", g->u) : pp_xstrdup("__pathprof_c"), *s;
   char *op = amount ? pp_xasprintf(" += %s", amount) : pp_xstrdup(down ? "--" : "++");
+  char *gnu = pp_xasprintf("__atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx,
+                           amount ? amount : "1");
   assert(!down || l->counter_bits != 32);  /* edge mode, the only one counting down, keeps 64 bits */
   assert(!amount || l->counter_bits != 32);
   switch (l->counting) {
   case PP_COUNT_GNU_ATOMIC:
-    s = pp_xasprintf("__atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */)", down ? "sub" : "add", c, idx, amount ? amount : "1");
+    s = pp_xstrdup(gnu);
     break;
-  case PP_COUNT_THREAD:
-    s = pp_xasprintf("(" PP_ONE_THREAD " ? %s[%s]%s : __atomic_fetch_%s(&%s[%s], %s, 0 /* __ATOMIC_RELAXED */))", c, idx, op,
-                     down ? "sub" : "add", c, idx, amount ? amount : "1");
+  case PP_COUNT_THREAD: {
+    char *plain = pp_xasprintf("%s[%s]%s", c, idx, op);
+    s = by_counting(l, plain, gnu);
+    free(plain);
     break;
+  }
   case PP_COUNT_ATOMIC_CARRY:
   case PP_COUNT_ATOMIC_MASKED:
     s = pp_xasprintf("%s(&%s[%s], %s)", l->counting == PP_COUNT_ATOMIC_CARRY ? "__pathprof_aadd" : "__pathprof_add_masked",
@@ -102,6 +113,7 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
   }
   free(c);
   free(op);
+  free(gnu);
   return s;
 }
 
@@ -122,12 +134,6 @@ static char *kpath_id(Gen *g, uint64_t add, bool zero) {
   return s;
 }
 
-/* Of three forms of a count, the one the counting mode gives: plain, atomic, or (thread mode)
-   the choice between the two made as it counts. */
-static const char *by_counting(const PPLayout *l, const char *plain, const char *atomic, const char *either) {
-  return l->counting == PP_COUNT_PLAIN ? plain : l->counting == PP_COUNT_THREAD ? either : atomic;
-}
-
 /* ppp: a path end with register R + add counts in slot q = R >> bits (masked to the expect
    table's power-of-two size, so no bounds check) when the table says q's interesting path ends
    with exactly this value; any other path is residual and goes to the hash table by its
@@ -136,8 +142,6 @@ static char *count_ppp(Gen *g, uint64_t add, bool zero) {
   const PPLayout *l = g->lay;
   uint64_t mask = l->bits ? (1ULL << l->bits) - 1 : 0, q = add >> l->bits;
   /* atomic updates keep residual paths atomic too; else the cold entry point */
-  const char *res = by_counting(l, "__pathprof_residual", "__pathprof_hash_add_atomic",
-                               "(" PP_ONE_THREAD " ? __pathprof_residual : __pathprof_hash_add_atomic)");
   char *idx, *b, *s;
   if (zero && q < l->slots && l->expect[q] == add) {
     idx = pp_xasprintf("%" PRIu64, l->offset + q);
@@ -145,7 +149,12 @@ static char *count_ppp(Gen *g, uint64_t add, bool zero) {
     free(idx);
     return s;
   }
-  if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", res, g->u, l->fn, add & mask, (add & mask) >> 32 ? "ULL" : "UL");
+  char *res = by_counting(l, "__pathprof_residual", "__pathprof_hash_add_atomic");
+  if (zero) {
+    s = pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", res, g->u, l->fn, add & mask, (add & mask) >> 32 ? "ULL" : "UL");
+    free(res);
+    return s;
+  }
   char *a = add_r(g, add);
   g->uses_r = true;
   *l->uses_expect = true;
@@ -154,7 +163,7 @@ static char *count_ppp(Gen *g, uint64_t add, bool zero) {
   s = pp_xasprintf("(%s%s__pathprof_e%d[" R " >> %d & %" PRIu64 "%s] == " R " ? (void)(%s) : %s(&%s, %d, " R
                    " & %" PRIu64 "%s))", a ? a : "", a ? ", " : "", l->fn, l->bits, l->table - 1, g->suffix, b, res, g->u,
                    l->fn, mask, g->suffix);
-  free(a); free(idx); free(b);
+  free(a); free(idx); free(b); free(res);
   return s;
 }
 
@@ -190,15 +199,12 @@ static char *count_cached(Gen *g, uint64_t add, bool zero) {
   char *a = zero ? NULL : add_r(g, add);
   char *slot = pp_xasprintf("__pathprof_k%d[%s]", l->fn, idx);
   char *acq = pp_xasprintf("__atomic_load_n(&%s, 2 /* __ATOMIC_ACQUIRE */)", slot);
-  char *load = l->counting == PP_COUNT_PLAIN ? pp_xstrdup(slot)
-             : l->counting == PP_COUNT_THREAD ? pp_xasprintf("(" PP_ONE_THREAD " ? %s : %s)", slot, acq) : pp_xstrdup(acq);
-  const char *inc = by_counting(l, "++" Q "[2]", "__atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */)",
-                               "(" PP_ONE_THREAD " ? ++" Q "[2] : __atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */))");
-  const char *miss = by_counting(l, "__pathprof_hash_miss", "__pathprof_hash_miss_atomic",
-                                "(" PP_ONE_THREAD " ? __pathprof_hash_miss : __pathprof_hash_miss_atomic)");
+  char *load = by_counting(l, slot, acq);
+  char *inc = by_counting(l, "++" Q "[2]", "__atomic_fetch_add(&" Q "[2], 1, 0 /* __ATOMIC_RELAXED */)");
+  char *miss = by_counting(l, "__pathprof_hash_miss", "__pathprof_hash_miss_atomic");
   char *s = pp_xasprintf("(%s%s" Q " = %s, " Q "[1] == %s ? (void)%s : %s(&%s, %d, %s, &%s))",
                          a ? a : "", a ? ", " : "", load, id, inc, miss, g->u, l->fn, id, slot);
-  free(acq);
+  free(acq); free(inc); free(miss);
   g->uses_q = true;
   if (!zero) g->uses_r = true;
   free(idx); free(id); free(a); free(slot); free(load);
@@ -215,13 +221,13 @@ static char *count(Gen *g, uint64_t add, bool zero) {
   if (l->ppp) return count_ppp(g, add, zero);
   if (l->hash && l->cache) return count_cached(g, add, zero);
   if (l->hash) {
-    const char *fn = by_counting(l, "__pathprof_hash_add", "__pathprof_hash_add_atomic",
-                                "(" PP_ONE_THREAD " ? __pathprof_hash_add : __pathprof_hash_add_atomic)");
-    if (zero) return pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
-    char *a = add_r(g, add);
-    g->uses_r = true;
-    s = a ? pp_xasprintf("%s(&%s, %d, (%s))", fn, g->u, l->fn, a) : pp_xasprintf("%s(&%s, %d, " R ")", fn, g->u, l->fn);
-    free(a);
+    char *fn = by_counting(l, "__pathprof_hash_add", "__pathprof_hash_add_atomic");
+    char *a = zero ? NULL : add_r(g, add);
+    if (zero) s = pp_xasprintf("%s(&%s, %d, %" PRIu64 "%s)", fn, g->u, l->fn, add, add >> 32 ? "ULL" : "UL");
+    else if (a) s = pp_xasprintf("%s(&%s, %d, (%s))", fn, g->u, l->fn, a);
+    else s = pp_xasprintf("%s(&%s, %d, " R ")", fn, g->u, l->fn);
+    if (!zero) g->uses_r = true;
+    free(a); free(fn);
     return s;
   }
   if (zero) {
