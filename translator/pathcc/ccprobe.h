@@ -43,6 +43,10 @@ long pp_cc_macro(const PPCompiler *c, const char *name, long dflt);
    targets with a 32-bit int (Cortex-M3/M4/M7, RV32A), else the runtime's interrupt-masked add
    (Cortex-M0, AVR, RV32I: no atomic add at all). */
 int pp_cc_atomic_kind(const PPCompiler *c);
+/* Whether the target's C library says when a program starts its second thread (GNU C with
+   glibc 2.32 or later, which clears __libc_single_threaded before the first pthread_create
+   returns): what --update=auto needs. */
+bool pp_cc_libc_threads(const PPCompiler *c);
 /* Whether the target is AVR (const data is copied to RAM unless placed in program memory). */
 bool pp_cc_avr(const PPCompiler *c);
 /* The family's name: gcc, clang, tcc or cc. */

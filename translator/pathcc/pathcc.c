@@ -823,13 +823,6 @@ static void env_options(Driver *d) {
     if (!own_option(d, w)) die("unknown option in PATHCC_FLAGS: %s", w);
 }
 
-/* Whether the target's C library says when a program starts its second thread: glibc 2.32 and
-   later clear __libc_single_threaded before the first pthread_create returns. */
-static bool glibc_threads(const PPCompiler *cc) {
-  long major = pp_cc_macro(cc, "__GLIBC__", 0), minor = pp_cc_macro(cc, "__GLIBC_MINOR__", 0);
-  return cc->gnu && (major > 2 || (major == 2 && minor >= 32));
-}
-
 /* Like gcc's -fprofile-update: -pthread among the user's flags makes prefer-atomic the default;
    a -std before C11 rules out C11 atomics for compilers without GNU builtins. Edge mode's default
    is single, not auto: its counters sit inside loops, where auto's test before each count keeps
@@ -957,7 +950,7 @@ int main(int argc, char **argv) {
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
-  d.opt.libc_threads = d.opt.ctor && glibc_threads(cc);
+  d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
