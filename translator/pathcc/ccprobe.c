@@ -329,6 +329,10 @@ int pp_cc_atomic_kind(const PPCompiler *c) {
   return PP_ATOMIC_MASKED;
 }
 
+bool pp_cc_no_tls(const PPCompiler *c) {
+  return c->known && !c->gnu && !c->c11_atomics;
+}
+
 bool pp_cc_libc_threads(const PPCompiler *c) {
   long major = pp_cc_macro(c, "__GLIBC__", 0), minor = pp_cc_macro(c, "__GLIBC_MINOR__", 0);
   return c->gnu && (major > 2 || (major == 2 && minor >= 32));

@@ -43,6 +43,9 @@ long pp_cc_macro(const PPCompiler *c, const char *name, long dflt);
    targets with a 32-bit int (Cortex-M3/M4/M7, RV32A), else the runtime's interrupt-masked add
    (Cortex-M0, AVR, RV32I: no atomic add at all). */
 int pp_cc_atomic_kind(const PPCompiler *c);
+/* Whether the compiler is known to have neither __thread nor _Thread_local (tcc): no frames, no
+   kpath or osp on the host, and the runtime without thread-local storage. */
+bool pp_cc_no_tls(const PPCompiler *c);
 /* Whether the target's C library says when a program starts its second thread (GNU C with
    glibc 2.32 or later, which clears __libc_single_threaded before the first pthread_create
    returns): what --update=auto needs. */

@@ -209,12 +209,6 @@ static void do_stmt(Builder *b, CXCursor c, Kids k) {
   b->cur = x;
 }
 
-/* Is the text at off the first on its line (nothing but blanks before it)? */
-static bool first_on_line(Builder *b, unsigned off) {
-  while (off > 0 && (b->src->text[off - 1] == ' ' || b->src->text[off - 1] == '\t')) off--;
-  return off == 0 || b->src->text[off - 1] == '\n';
-}
-
 /* Is there code before off on its line, not just labels and braces (what precedes the label a
    macro plants after its goto)? */
 static bool code_before(Builder *b, unsigned off) {
@@ -245,7 +239,7 @@ static void for_stmt(Builder *b, CXCursor c, Kids k) {
   else cfg_add_edge(b, h, EK_NORMAL, -1, -1);  /* after the init's decisions: rides on their arms */
   b->cur = h;
   if (!clang_Cursor_isNull(cond)) loop_cond(b, c, cond, bb, x);
-  else if (clang_Cursor_isNull(init) && clang_Cursor_isNull(inc) && first_on_line(b, start_of(c))) {
+  else if (clang_Cursor_isNull(init) && clang_Cursor_isNull(inc) && cfg_at_line_start(b->src->text, start_of(c))) {
     /* for (;;) alone: the head's line counts the loop's rounds, as a condition's would */
     int file;
     unsigned line = presumed(b, clang_getRangeStart(clang_getCursorExtent(c)), &file);

@@ -138,6 +138,8 @@ int cfg_for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi
 bool cfg_has_jumps(CXCursor c);
 /* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
 unsigned cfg_skip_ws(const PPSource *s, unsigned off);
+/* Is the text at off the first on its line (nothing but blanks before it)? */
+bool cfg_at_line_start(const char *t, unsigned off);
 /* Could -Wmisleading-indentation warn about the unbraced body of the statement at guard that
    ends at end (the next statement indented as if guarded, or on the body's line)? Errs on yes. */
 bool cfg_misleading(Builder *b, unsigned guard, unsigned end, bool is_do);

@@ -13,7 +13,7 @@ int pp_source_file(PPSource *src, const char *name) {
 
 /* ---- the raw text of the .i file ---- */
 
-static bool at_line_start(const char *t, unsigned off) {
+bool cfg_at_line_start(const char *t, unsigned off) {
   while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t')) off--;
   return off == 0 || t[off - 1] == '\n';
 }
@@ -24,7 +24,7 @@ unsigned cfg_skip_ws(const PPSource *s, unsigned off) {
   while (off < s->len) {
     char c = t[off];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') off++;
-    else if (c == '#' && at_line_start(t, off)) {
+    else if (c == '#' && cfg_at_line_start(t, off)) {
       while (off < s->len && t[off] != '\n') off++;
     } else if (c == '/' && off + 1 < s->len && t[off + 1] == '*') {
       char *e = strstr(t + off + 2, "*/");
@@ -104,7 +104,7 @@ int cfg_for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi
     if (ch == '"' || ch == '\'') {
       for (o++; o < n && t[o] != ch; o++)
         if (t[o] == '\\') o++;
-    } else if ((ch == '#' && at_line_start(t, o)) || (ch == '/' && o + 1 < n && (t[o + 1] == '*' || t[o + 1] == '/'))) {
+    } else if ((ch == '#' && cfg_at_line_start(t, o)) || (ch == '/' && o + 1 < n && (t[o + 1] == '*' || t[o + 1] == '/'))) {
       o = cfg_skip_ws(b->src, o) - 1;
     } else if (ch == '(' || ch == '[' || ch == '{') depth++;
     else if (ch == ')' || ch == ']' || ch == '}') {

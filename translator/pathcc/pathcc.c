@@ -531,13 +531,12 @@ static unsigned counter_bits(Driver *d, const char *src) {
 
 /* kpath and osp units share per-thread state with the host runtime (thread-local storage); a
    compiler with neither __thread nor _Thread_local (tcc, whose linker also refuses the runtime's
-   TLS relocations) cannot build them. Returns why, or NULL. */
-static const char *mode_unsupported(Driver *d) {
+   TLS relocations) cannot build them. Returns why (the caller's to free), or NULL. */
+static char *mode_unsupported(Driver *d) {
   const PPCompiler *c = compiler(d, false);
-  if ((d->opt.mode != PP_MODE_KPATH && d->opt.mode != PP_MODE_OSP) || !c->known || !c->host || c->gnu || c->c11_atomics)
-    return NULL;
-  return d->opt.mode == PP_MODE_KPATH ? "--mode=kpath needs thread-local storage, which this compiler does not have"
-                                      : "--mode=osp needs thread-local storage, which this compiler does not have";
+  if ((d->opt.mode != PP_MODE_KPATH && d->opt.mode != PP_MODE_OSP) || !c->host || !pp_cc_no_tls(c)) return NULL;
+  return pp_xasprintf("--mode=%s needs thread-local storage, which this compiler does not have",
+                      d->opt.mode == PP_MODE_KPATH ? "kpath" : "osp");
 }
 
 /* preprocess -> instrument -> compile, falling back to the untouched source whenever the
@@ -564,13 +563,16 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     return rc;
   }
   int rc;
-  const char *cannot = mode_unsupported(d);
+  char *cannot = mode_unsupported(d);
   if (cannot) {  /* the mode's runtime cannot link with this compiler's objects: the source as it is */
-    if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, cannot); rc = 1; goto out; }
-    char *why = pp_xasprintf("compiled without instrumentation: %s", cannot);
-    warn(src, why);
-    free(why);
-    rc = compile(d, p, input, true, obj, NULL);
+    if (d->strict) fprintf(stderr, "%s: error: %s: %s\n", self, src, cannot);
+    else {
+      char *why = pp_xasprintf("compiled without instrumentation: %s", cannot);
+      warn(src, why);
+      free(why);
+    }
+    rc = d->strict ? 1 : compile(d, p, input, true, obj, NULL);
+    free(cannot);
     goto out;
   }
   rc = preprocess(d, p, input, ifile, perr);
@@ -697,7 +699,7 @@ static char *runtime_for(Driver *d) {
     return NULL;
   }
   /* without thread-local storage (tcc): the runtime whose stack of frames is plain statics */
-  const char *name = c->known && !c->gnu && !c->c11_atomics ? "libpathprof-notls.a" : "libpathprof.a";
+  const char *name = pp_cc_no_tls(c) ? "libpathprof-notls.a" : "libpathprof.a";
   char *lib = runtime_lib(name);
   if (!lib) die("%s", pp_xasprintf("cannot find %s next to pathcc (expected ../lib/%s)", name, name));
   return lib;
@@ -946,7 +948,7 @@ int main(int argc, char **argv) {
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
   d.opt.host = cc->host;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
-  if (cc->known && cc->host && !cc->gnu && !cc->c11_atomics) d.opt.frames = PP_FRAMES_NONE;  /* no thread-local storage (tcc) */
+  if (cc->host && pp_cc_no_tls(cc)) d.opt.frames = PP_FRAMES_NONE;  /* no thread-local storage (tcc) */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */

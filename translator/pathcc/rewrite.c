@@ -553,7 +553,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   int probes = 0;
   for (size_t i = 0, j; i < g.pieces.n; i = j) {
     for (j = i; j < g.pieces.n && g.pieces.v[j].site == g.pieces.v[i].site; j++) {}
-    emit_site(ed, f, g.pieces.v[i].site, g.pieces.v + i, j - i, lay->fall_mark ? lay->fall_mark : "/* fallthrough */ ");
+    emit_site(ed, f, g.pieces.v[i].site, g.pieces.v + i, j - i, lay->fall_mark);
     for (size_t k = i; k < j; k++) probes += g.pieces.v[k].prio == P_EDGE;
   }
   for (size_t i = 0; i < f->braces.n; i++) {
