@@ -729,7 +729,7 @@ static void test_merge(void)
                                   d10[] = {1, 1, 1, 1};
   static const struct pp_hent ah[] = {{1, 7, 2}, {0, 5, 1}}, bh[] = {{2, 1, 4}, {1, 7, 3}},
                               ch[] = {{1, 7, MAXC}, {0, 5, 0}};
-  struct pp_profile A = {0}, B = {0}, C = {0}, D = {0}, ab, ba, abc1, abc2, bc, t;
+  struct pp_profile A = {0}, B = {0}, C = {0}, D = {0}, E = {0}, ab, ba, abc1, abc2, bc, t;
   const struct pp_unitrec *r;
   struct buf before, after;
   char err[256];
@@ -773,6 +773,17 @@ static void test_merge(void)
   free(before.p);
   free(after.p);
   pp_profile_free(&t);
+  /* a mismatch after a unit that merged and others that moved down over it: the records the
+     fold moved are freed once (a double free here aborted the exit write's rewrite) */
+  add(&E, 0x10, "/x/a.pp.json", 3, b10, 0, 0, 0);
+  add(&E, 0x30, "/x/d.pp.json", 4, d10, 0, 0, 0);
+  t = copy_of(&ab);
+  err[0] = 0;
+  check("merge_mismatch_after_moves", pp_profile_merge(&t, &E, err, sizeof err) != 0 &&
+                                          strstr(err, "0000000000000030") != 0,
+        "accepted or message '%s'", err);
+  pp_profile_free(&t);
+  pp_profile_free(&E);
   before = bytes_of(&abc1);
   test_truncations(&before, "merged");
   test_corruptions(&before, "merged");

@@ -433,7 +433,10 @@ int ppf_fold(struct pp_unitrec *recs, size_t n, struct pp_profile *out, char *er
   for (i = 0; i < n; i++) {
     if (m > 0 && recs[m - 1].checksum == recs[i].checksum) {
       if (merge_unit(&recs[m - 1], &recs[i], err, errlen) != 0) {
-        ppf_free_units(recs, n);
+        /* recs[m..i) may still alias records moved below m: free the rest, then the kept */
+        for (; i < n; i++)
+          ppf_free_unit(&recs[i]);
+        ppf_free_units(recs, m);
         return -1;
       }
       ppf_free_unit(&recs[i]);
@@ -649,7 +652,10 @@ int ppf_fold_forests(struct pp_forest *v, size_t n, struct pp_profile *out, char
   for (i = 0; i < n; i++) {
     if (m > 0 && cmp_forest(&v[m - 1], &v[i]) == 0) {
       if (merge_forest(&v[m - 1], &v[i], err, errlen) != 0) {
-        ppf_free_forests(v, n);
+        /* v[m..i) may still alias forests moved below m: free the rest, then the kept */
+        for (; i < n; i++)
+          free(v[i].nodes);
+        ppf_free_forests(v, m);
         return -1;
       }
       free(v[i].nodes);

@@ -225,15 +225,18 @@ int ppf_fold_testlist(struct ppf_testlist *tl, struct pp_profile *out, char *msg
   size_t i, k = 0;
   int rc = v ? 0 : ppf_fail(msg, msglen, "out of memory");
   for (i = 0; i < tl->n; i++) {
+    int tried = rc == 0;
     memset(&f, 0, sizeof f);
-    if (rc == 0 && (rc = ppf_fold(tl->v[i].recs.v, tl->v[i].recs.n, &f, msg, msglen)) == 0) {
+    if (tried && (rc = ppf_fold(tl->v[i].recs.v, tl->v[i].recs.n, &f, msg, msglen)) == 0) {
       v[k].name = tl->v[i].name;
       v[k].nunits = f.nunits;
       v[k++].units = f.units;
       continue;
     }
-    if (rc == 0)
-      tl->v[i].recs.v = 0; /* ppf_fold consumed them */
+    if (tried) { /* ppf_fold consumed them, also on failure */
+      tl->v[i].recs.v = 0;
+      tl->v[i].recs.n = 0;
+    }
     ppf_free_units(tl->v[i].recs.v, tl->v[i].recs.n);
     free(tl->v[i].name);
   }
