@@ -134,6 +134,10 @@ else echo "not ok unrun missing tables: status $rc, $(head -1 "$d/missing.err")"
 rc=$?
 if [ "$rc" != 0 ] && [ ! -e "$p/strict.lcov" ]; then echo "ok unrun --strict: missing tables fail"
 else echo "not ok unrun --strict: status $rc with tables missing"; fi
+(cd "$p" && "$R" coverage --strict --format html -o strict-html) 2>/dev/null
+rc=$?
+if [ "$rc" != 0 ] && [ ! -e "$p/strict-html" ]; then echo "ok unrun --strict html: missing tables fail, no directory"
+else echo "not ok unrun --strict html: status $rc with tables missing"; fi
 (cd "$p" && "$R" report >/dev/null 2>&1) && echo "ok unrun report with missing tables: status 0" || echo "not ok unrun report with missing tables fails"
 (cd "$p" && "$R" report --strict >/dev/null 2>&1) && echo "not ok unrun report --strict passes with missing tables" || echo "ok unrun report --strict fails"
 

@@ -210,16 +210,17 @@ static void emit(FILE *f, const Report *r) {
   else pp_mcdc_gcov(f, r->c, r->m);
 }
 
-/* Writes the report to standard output or, safely, to o->out (aside, then renamed); a report
-   with missing tables would replace a complete one, so it is not written. Returns 0 or 1. */
-static int write_report(const Report *r, bool missing) {
+/* Writes the report to standard output or, safely, to o->out (aside, then renamed); a refused
+   report (refused says why: tables missing under --strict, no decisions to show) would replace
+   a complete one, so it is not written there. Returns 0 or 1. */
+static int write_report(const Report *r, const char *refused) {
   const CovOpts *o = r->o;
   if (!o->out || !strcmp(o->out, "-")) {
     emit(stdout, r);
     return fflush(stdout) ? 1 : 0;
   }
-  if (missing) {
-    fprintf(stderr, "pathprof coverage: %s not written (tables missing)\n", o->out);
+  if (refused) {
+    fprintf(stderr, "pathprof coverage: %s not written (%s)\n", o->out, refused);
     return 1;
   }
   char *tmp = pp_xasprintf("%s.tmp.%ld", o->out, (long)getpid());
@@ -266,7 +267,7 @@ static int run_coverage(int argc, char **argv) {
   pp_load_unrun(&l, o.root);
   /* units whose tables are gone (a deleted test program): named above; an error only with
      --strict, which then writes no report to -o */
-  bool fail = o.strict && l.missing;
+  const char *refused = o.strict && l.missing ? "tables missing" : NULL;
   if (l.missing && !o.strict)
     fprintf(stderr, "pathprof coverage: %d unit%s of %s left out (no tables; --strict makes this an error)\n", l.missing,
             l.missing > 1 ? "s" : "", o.file);
@@ -285,7 +286,7 @@ static int run_coverage(int argc, char **argv) {
   if (mcdc_document(&o)) {
     pp_mcdc_build(&c, (PPMcdcDef)o.mcdc, &m);
     pp_mcdc_explain(&c, &m);
-    if (m.no_decisions.n || m.edge_mode.n) fail |= !m.decs.n;  /* nothing to show: fail */
+    if ((m.no_decisions.n || m.edge_mode.n) && !m.decs.n && !refused) refused = "no decisions to show";  /* nothing: fail */
     rep.m = &m;
   } else if (!o.diff && (o.mcdc >= 0 || pp_mcdc_possible(&c))) {  /* the report carries MC/DC where its format has a place */
     pp_mcdc_build(&c, o.mcdc >= 0 ? (PPMcdcDef)o.mcdc : PP_MCDC_MASKING, &m);
@@ -298,11 +299,12 @@ static int run_coverage(int argc, char **argv) {
     c.primes = &primes;
     rep.p = &primes;
   }
-  if (!formats[o.format].write) rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
-  else rc = write_report(&rep, fail);
+  if (formats[o.format].write) rc = write_report(&rep, refused);
+  else if (refused) rc = 1, fprintf(stderr, "pathprof coverage: %s not written (%s)\n", o.out, refused);
+  else rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
   if (rep.m) pp_mcdc_free(&m);
   if (rep.p) pp_primes_free(&primes);
-  if (fail) rc = 1;
+  if (refused) rc = 1;
   for (size_t i = 0; i < c.funcs.n; i++)
     if (c.funcs.v[i].bad_ids)
       fprintf(stderr, "pathprof coverage: %s: %" PRIu64 " path ends of %s have ids outside its paths and were left out\n",
