@@ -60,4 +60,9 @@ static inline void pp_sort(void *v, size_t n, size_t size, int (*cmp)(const void
 
 /* Saturating unsigned 64-bit addition. */
 static inline uint64_t pp_sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+/* *x + n for a signed n, saturating above and never below 0 (partial paths take prefixes back). */
+static inline void pp_sat_add_signed(uint64_t *x, int64_t n) {
+  if (n >= 0) *x = pp_sat_add(*x, (uint64_t)n);
+  else *x = *x > (uint64_t)0 - (uint64_t)n ? *x - ((uint64_t)0 - (uint64_t)n) : 0;
+}
 #endif

@@ -272,7 +272,7 @@ static int run_coverage(int argc, char **argv) {
     fprintf(stderr, "pathprof coverage: %d unit%s of %s left out (no tables; --strict makes this an error)\n", l.missing,
             l.missing > 1 ? "s" : "", o.file);
   PPCoverage c;
-  pp_coverage_build_lines(&l, &c, o.gcov_nocode);
+  pp_coverage_build(&l, &c, o.gcov_nocode);
   PPMcdc m;
   PPDiff d;
   PPPrimes primes;

@@ -69,12 +69,6 @@ static void settle_back_edges(PPCovFunc *c, uint64_t *dexit, uint64_t *dentry) {
   free(open);
 }
 
-/* x + n for a signed n, never below 0. */
-static void add_signed(uint64_t *x, int64_t n) {
-  if (n >= 0) *x = pp_sat_add(*x, (uint64_t)n);
-  else *x = *x > (uint64_t)0 - (uint64_t)n ? *x - ((uint64_t)0 - (uint64_t)n) : 0;
-}
-
 /* The partial paths: each prefix counts its blocks and edges up to the block it stopped in, and
    its start (a call, or a path from a loop header); it ends nowhere. Those taking prefixes back
    (negative counts) come last, after everything they take back was added. */
@@ -89,18 +83,18 @@ static void count_partials(PPCovFunc *c, uint64_t *dentry) {
       if (k < 0) { c->bad_ids = pp_sat_add(c->bad_ids, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
       c->unfinished += p->count;
       if (k == 0 && (p->site & PP_SITE_BEFORE)) {  /* nothing before the setjmp's block but the start */
-        if (v == PP_ENTRY) add_signed(&c->calls, p->count);
-        else add_signed(&dentry[v], p->count);
+        if (v == PP_ENTRY) pp_sat_add_signed(&c->calls, p->count);
+        else pp_sat_add_signed(&dentry[v], p->count);
         continue;
       }
-      if (k > 0 && g->edges.v[es[0]].kind == EK_DUMMY_ENTRY) add_signed(&dentry[g->edges.v[es[0]].dst], p->count);
+      if (k > 0 && g->edges.v[es[0]].kind == EK_DUMMY_ENTRY) pp_sat_add_signed(&dentry[g->edges.v[es[0]].dst], p->count);
       else {
-        add_signed(&c->calls, p->count);
-        add_signed(&c->blocks[PP_ENTRY], p->count);
+        pp_sat_add_signed(&c->calls, p->count);
+        pp_sat_add_signed(&c->blocks[PP_ENTRY], p->count);
       }
       for (int j = 0; j < k; j++) {
-        add_signed(&c->edges[es[j]], p->count);
-        add_signed(&c->blocks[g->edges.v[es[j]].dst], p->count);
+        pp_sat_add_signed(&c->edges[es[j]], p->count);
+        pp_sat_add_signed(&c->blocks[g->edges.v[es[j]].dst], p->count);
       }
     }
   free(es);
@@ -190,9 +184,7 @@ static void branches(PPCoverage *cov, PPCovFunc *c, int fn, const VGraph *v) {
   }
 }
 
-void pp_coverage_build(PPLoaded *l, PPCoverage *cov) { pp_coverage_build_lines(l, cov, false); }
-
-void pp_coverage_build_lines(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
+void pp_coverage_build(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
   memset(cov, 0, sizeof *cov);
   cov->gcov_nocode = gcov_nocode;
   cov->loaded = l;

@@ -89,8 +89,7 @@ void pp_coverage_sum_add(PPCovSum *a, const PPCovSum *b);
 /* Derives everything from a loaded profile; l must outlive c. A statement that compiles to nothing
    (an assert under NDEBUG, (void)x, a constant condition) counts on its line as clang counts it;
    with gcov_nocode its line has no count, as in gcov. */
-void pp_coverage_build(PPLoaded *l, PPCoverage *c);
-void pp_coverage_build_lines(PPLoaded *l, PPCoverage *c, bool gcov_nocode);
+void pp_coverage_build(PPLoaded *l, PPCoverage *c, bool gcov_nocode);
 void pp_coverage_free(PPCoverage *c);
 
 /* The index of the file with this name (as the tables give it, or its path), or -1. */

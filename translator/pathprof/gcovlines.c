@@ -208,12 +208,6 @@ static bool exit_of_return(PPCoverage *cov, const PPCovFunc *c, const PPEdge *x,
   return yes;
 }
 
-/* *x + n for a signed n, never below 0. */
-static void add_signed_count(uint64_t *x, int64_t n) {
-  if (n >= 0) *x = pp_sat_add(*x, (uint64_t)n);
-  else *x = *x > (uint64_t)0 - (uint64_t)n ? *x - ((uint64_t)0 - (uint64_t)n) : 0;
-}
-
 static void add_arc(VGraph *v, int src, int dst, uint64_t count, bool from_cond) {
   VArc a = { src, dst, count, from_cond, false };
   VEC_PUSH(v->a, a);
@@ -465,7 +459,7 @@ static void split_stops(PPCoverage *cov, const PPCovFunc *c, VGraph *v) {
     memset(&rest, 0, sizeof rest);
     rest.alive = true;
     rest.count = x->count;
-    add_signed_count(&rest.count, -st.v[k].n);
+    pp_sat_add_signed(&rest.count, -st.v[k].n);
     for (size_t i = at; i < x->lines.n; i++) VEC_PUSH(rest.lines, x->lines.v[i]);
     x->lines.n = at;
     VEC_PUSH(v->b, rest);
