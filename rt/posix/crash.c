@@ -205,19 +205,18 @@ void __pathprof_write_end(const sigset_t *old)
   pthread_sigmask(SIG_SETMASK, old, 0);
 }
 
-/* The handler: the first signal of any thread dumps (a write of the profile in progress in
-   another thread is waited for, so nothing is counted twice), later ones wait for that dump;
-   then the default action. */
+/* The handler: the first signal of any thread flushes the trace and dumps (a write of the
+   profile in progress in another thread is waited for, so nothing is counted twice), later ones
+   wait for that; then the default action. */
 static void on_signal(int sig)
 {
   static const char msg[] = "pathprof: killed by a signal: counts written to ";
   int expect = 0, saved = errno, fd = -1;
 
   wait_while(&writing, 1);
-  if (__atomic_load_n(&dump_state, __ATOMIC_ACQUIRE) == 0)
-    __pathprof_trace_crash(); /* the trace's buffer, with write(2) only */
-  if (crash_path[0] && __atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    if (make_names() != 0)
+  if (__atomic_compare_exchange_n(&dump_state, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    __pathprof_trace_crash(); /* the trace's buffer, with write(2) only, by this thread alone */
+    if (!crash_path[0] || make_names() != 0)
       ;
     else if (to_device && (fd = open(crash_name, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
       __pathprof_crash_sync();
