@@ -498,5 +498,6 @@ void __pathprof_snapshot_subtract(const struct __pathprof_snapshot *ss)
     for (k = 0; k < ss->s[i].npart; k++) /* the pool's leave it; live frames' prefixes are taken back */
       __pathprof_partial_add(ss->s[i].u, ss->s[i].fs[k], ss->s[i].part[k].r, -ss->s[i].taken[k]);
   }
-  __pathprof_partials_take_dropped(ss->part_dropped);
+  if (ss->n) /* the dropped count rides on the first unit's record: none written, none taken */
+    __pathprof_partials_take_dropped(ss->part_dropped);
 }
