@@ -7,7 +7,8 @@
 # with gcc --coverage -O0 (the crash cases with gcovdump.c, which dumps gcov's counts on the
 # signal) and through pathcc -O0 in both --decisions modes: pathprof coverage's line counts must
 # equal `gcov --json-format`'s line by line, with no list of known differences. A --trace build
-# then checks the partial paths against the block-trace oracle (regress/oracle.py).
+# then checks the partial paths against the block-trace oracle (regress/oracle.py). Last, a pool of
+# partial paths too small for the run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=abnormal
 . "$top/regress/private.sh"
@@ -120,4 +121,29 @@ if (cd "$c" && cp "$src/checkpoints.c" . && "$P" gcc -O0 -I"$top/include" -o pro
   else echo "not ok abnormal checkpoints add up: $(diff "$c/sum.dec" "$c/whole.dec" | head -4 | tr '\n' ' ')"; fi
 else
   echo "not ok abnormal checkpoints: build, run or import failed: $(tail -1 "$c/log")"
+fi
+
+# A pool of partial paths too small for the run (a runtime built with three slots): it keeps the
+# first three paths exactly as the full pool does, counts what it could not keep, and reuses the
+# slots a reset freed; checks the slot bookkeeping the full-size pool never reaches.
+q="$d/pool"; mkdir -p "$q/rt"
+if (cd "$q" && for f in "$top"/rt/core/*.c "$top"/rt/posix/*.c "$top"/rt/profile/*.c; do
+      gcc -O2 -DPATHPROF_PARTIAL_SLOTS=3 -I"$top/include" -I"$top/rt" -c "$f" -o "rt/$(basename "$f" .c).o" || exit 1
+    done && ar rcs librt3.a rt/*.o &&
+    "$P" gcc -O0 -I"$top/include" -o full "$src/poolfull.c" &&
+    PATHCC_RUNTIME="$q/librt3.a" "$P" gcc -O0 -I"$top/include" -o small "$src/poolfull.c") >"$q/log" 2>&1; then
+  for args in "" "x" "x y"; do
+    (cd "$q" && rm -f full.prof small.prof &&
+     PATHPROF_FILE=full.prof ./full $args && PATHPROF_FILE=small.prof ./small $args &&
+     "$R" dump --decode full.prof | grep '^Q' | sort >full.q && "$R" dump --decode small.prof | grep '^Q' | sort >small.q &&
+     "$R" dump small.prof >small.rep 2>&1) >>"$q/log" 2>&1
+    kept=$(wc -l <"$q/small.q"); extra=$(comm -13 "$q/full.q" "$q/small.q" | wc -l)
+    if [ "$kept" = 3 ] && [ "$extra" = 0 ] && [ "$(wc -l <"$q/full.q")" -gt 3 ] && grep -q "not kept (the program's pool was full)" "$q/small.rep"; then
+      echo "ok abnormal pool full [$args]: 3 of $(wc -l <"$q/full.q") partial paths kept as the full pool has them, the rest counted as not kept"
+    else
+      echo "not ok abnormal pool full [$args]: kept $kept (want 3), $extra not as the full pool has them; $(grep 'not kept' "$q/small.rep")"
+    fi
+  done
+else
+  echo "not ok abnormal pool full: runtime with three slots or builds failed: $(tail -1 "$q/log")"
 fi

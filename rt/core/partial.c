@@ -85,6 +85,9 @@ static struct part pool[PATHPROF_PARTIAL_SLOTS];
 static struct part pool[1];
 #endif
 static unsigned long long pool_dropped;
+/* Slots ever taken: the pool fills from the bottom, so scans stop here and a write at exit never
+   touches the pool's untouched pages (each a page fault, in a program that may run 1 ms). */
+static unsigned long pool_top;
 static int pool_busy;
 
 /* The state at each setjmp call of this thread's frames (sjmark). */
@@ -205,18 +208,22 @@ static void pool_add(struct __pathprof_unit *u, unsigned long fs, unsigned long 
   if (!(fs & PATHPROF_SITE_MASK))
     r = 0; /* site 0: the frame's r was never stored (the path begins at 0) */
   lock();
-  for (i = 0; i < PATHPROF_PARTIAL_SLOTS; i++) {
+  for (i = 0; i < pool_top; i++) {
     if (pool[i].n && pool[i].u == u && pool[i].fs == fs && pool[i].r == r)
       break;
     if (!pool[i].n && free_slot == PATHPROF_PARTIAL_SLOTS)
       free_slot = i;
   }
-  if (i == PATHPROF_PARTIAL_SLOTS && free_slot < PATHPROF_PARTIAL_SLOTS) {
+  if (i == pool_top) { /* new: a slot freed by a reset, else the next never used */
+    if (free_slot == PATHPROF_PARTIAL_SLOTS && pool_top < PATHPROF_PARTIAL_SLOTS)
+      free_slot = pool_top++;
     i = free_slot;
-    pool[i].u = u;
-    pool[i].fs = fs;
-    pool[i].r = r;
-    pool[i].n = 0;
+    if (i < PATHPROF_PARTIAL_SLOTS) {
+      pool[i].u = u;
+      pool[i].fs = fs;
+      pool[i].r = r;
+      pool[i].n = 0;
+    }
   }
   if (i < PATHPROF_PARTIAL_SLOTS)
     pool[i].n += n;
@@ -269,7 +276,7 @@ unsigned long long __pathprof_partials_each(void (*fn)(void *, struct __pathprof
 
   e.fn = fn;
   e.ctx = ctx;
-  for (i = 0; i < PATHPROF_PARTIAL_SLOTS; i++)
+  for (i = 0; i < pool_top; i++)
     if (pool[i].n)
       fn(ctx, pool[i].u, pool[i].fs, pool[i].r, pool[i].n);
   walk(each_frame, &e);
@@ -293,7 +300,7 @@ void __pathprof_partials_reset(int (*keep)(const struct __pathprof_unit *))
   long long minus = -1;
 
   lock();
-  for (i = 0; i < PATHPROF_PARTIAL_SLOTS; i++)
+  for (i = 0; i < pool_top; i++)
     if (pool[i].n && (!keep || keep(pool[i].u)))
       pool[i].n = 0;
   if (!keep)
