@@ -28,6 +28,11 @@ for fmt in text json lcov cobertura gcov sonarqube coveralls markdown; do
     echo "not ok exclusions $fmt: pathprof coverage failed: $(head -1 "$d/p/$fmt.err")"
 done
 (cd "$d/p" && "$top/bin/pathprof" coverage --format html -o html) 2>"$d/p/html.err" || echo "not ok exclusions html: $(head -1 "$d/p/html.err")"
+# --diff of a change that adds all of markers.c: its changed code is the whole file, so its totals
+# and lcov records must be the plain report's, markers applied the same way
+(cd "$d/p" && { diff -u /dev/null markers.c >all.diff; for fmt in json lcov; do
+  "$top/bin/pathprof" coverage --diff all.diff --format $fmt -o diff.$fmt || exit 1; done; }) 2>"$d/p/diff.err" ||
+  echo "not ok exclusions diff: pathprof coverage --diff failed: $(head -1 "$d/p/diff.err")"
 tools=""
 if command -v lcov >/dev/null 2>&1 && command -v gcovr >/dev/null 2>&1 &&
    (cd "$d/g" && gcc --coverage -O0 -o prog markers.c && ./prog >/dev/null &&
@@ -104,6 +109,15 @@ for name, kind, lines in markers:
         check("%s sonarqube" % name, bl and all(l in sonar and not sonar[l] for l in bl), "lines %s gone or with branches" % bl)
         check("%s coveralls" % name, bl and all(callc.get(l) is not None for l in bl) and not (set(bl) & callb),
               "lines %s without counts or with branches" % bl)
+dj = json.load(open(os.path.join(p, "diff.json")))
+dsum = {k: (dj["summary"][k]["covered"], dj["summary"][k]["total"]) for k in ("lines", "branches", "paths")}
+psum = {k: (int(cov["summary"][k]["covered"]), int(cov["summary"][k]["total"])) for k in ("lines", "branches", "paths")}
+check("diff totals = plain totals", dsum == psum, "--diff %s, plain %s" % (dsum, psum))
+dlcov = open(os.path.join(p, "diff.lcov")).read()
+recs = lambda t: sorted(l for l in t.split("\n") if l.startswith(("DA:", "BRDA:", "LF:", "LH:", "BRF:", "BRH:")))
+check("diff lcov = plain lcov", recs(dlcov) == recs(lcov), "--diff %s, plain %s" % (recs(dlcov), recs(lcov)))
+dl = {l["line"] for f2 in dj["files"] for l in f2["lines"]}
+check("diff json lists no excluded line", not (dl & {l for l in code if jline[l]["excluded"]}), sorted(dl))
 # the totals, counted apart in text, gcov, html and json
 s = cov["summary"]
 nl = len({l for n, k, ls in markers if k == "line" for l in ls} & code)

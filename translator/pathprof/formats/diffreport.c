@@ -10,12 +10,12 @@
 /* ---- what every writer lists ---- */
 
 /* "14-15, 20": the changed lines of f with code that never ran; misses with only lines
-   without code between them make one range. */
+   without code (or excluded ones, which the totals leave out) between them make one range. */
 static char *line_ranges(const PPCovFile *f, const PPDiffFile *df) {
   PPStr s = {0};
   unsigned start = 0, last = 0;
   for (unsigned ln = 1; ln <= f->nlines + 1; ln++) {
-    if (ln <= f->nlines && !f->lines[ln].exists) continue;
+    if (ln <= f->nlines && !pp_line_counted(f, ln)) continue;
     bool miss = ln <= f->nlines && ln <= df->nchanged_max && df->changed[ln] && !f->lines[ln].count;
     if (miss) {
       if (!start) start = ln;
@@ -89,7 +89,7 @@ void pp_diff_text(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
         n++;
         taken += f->branches.v[e].count > 0;
       }
-      if (pp_diff_changed(d, df->file, f->branches.v[b].line) && taken < n)
+      if (!f->branches.v[b].excluded && pp_diff_changed(d, df->file, f->branches.v[b].line) && taken < n)
         fprintf(o, "  decision on line %u: %u of %u outcomes taken%s\n", f->branches.v[b].line, taken, n,
                 f->branches.v[b].reached ? "" : " (never reached)");
       b = e;
@@ -127,7 +127,7 @@ static json_t *jfile(const PPCoverage *c, const PPDiff *d, size_t k) {
   for (unsigned ln = 1; ln <= df->nchanged_max; ln++) {
     if (!df->changed[ln]) continue;
     json_array_append_new(changed, json_integer(ln));
-    if (ln <= f->nlines && f->lines[ln].exists)
+    if (ln <= f->nlines && pp_line_counted(f, ln))
       json_array_append_new(lines, json_pack("{s:i, s:o}", "line", (int)ln, "count", jcount(f->lines[ln].count)));
   }
   for (size_t b = 0; b < f->branches.n;) {
@@ -135,7 +135,7 @@ static json_t *jfile(const PPCoverage *c, const PPDiff *d, size_t k) {
     json_t *outs = json_array();
     for (; e < f->branches.n && f->branches.v[e].func == f->branches.v[b].func && f->branches.v[e].block == f->branches.v[b].block; e++)
       json_array_append_new(outs, jcount(f->branches.v[e].count));
-    if (pp_diff_changed(d, df->file, f->branches.v[b].line))
+    if (!f->branches.v[b].excluded && pp_diff_changed(d, df->file, f->branches.v[b].line))
       json_array_append_new(brs, json_pack("{s:i, s:b, s:o}", "line", (int)f->branches.v[b].line, "reached", f->branches.v[b].reached, "outcomes", outs));
     else json_decref(outs);
     b = e;
@@ -256,7 +256,7 @@ void pp_diff_lcov(FILE *o, const PPCoverage *c, const PPDiff *d) {
     for (size_t b = 0; b < f->branches.n; b++) {
       const PPCovBranch *x = &f->branches.v[b];
       if (b && x->arm == 0) block++;
-      if (!pp_diff_changed(d, df->file, x->line)) continue;
+      if (x->excluded || !pp_diff_changed(d, df->file, x->line)) continue;
       if (x->reached) fprintf(o, "BRDA:%u,%u,%d,%" PRIu64 "\n", x->line, block, x->arm, x->count);
       else fprintf(o, "BRDA:%u,%u,%d,-\n", x->line, block, x->arm);
       brf++;
@@ -264,7 +264,7 @@ void pp_diff_lcov(FILE *o, const PPCoverage *c, const PPDiff *d) {
     }
     fprintf(o, "BRF:%u\nBRH:%u\n", brf, brh);
     for (unsigned ln = 1; ln <= f->nlines; ln++)
-      if (f->lines[ln].exists && pp_diff_changed(d, df->file, ln)) {
+      if (pp_line_counted(f, ln) && pp_diff_changed(d, df->file, ln)) {
         fprintf(o, "DA:%u,%" PRIu64 "\n", ln, f->lines[ln].count);
         lf++;
         lh += f->lines[ln].count > 0;

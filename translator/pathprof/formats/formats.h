@@ -47,7 +47,4 @@ const char *pp_report_path(const PPCovFile *f);
    only when MC/DC shows that value of it. */
 typedef struct { unsigned total, taken; bool reached; } PPLineBranches;
 PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f);
-/* Whether line ln of f is a line of code that markers do not exclude (the CI formats leave
-   excluded lines out, as gcovr does). */
-bool pp_line_counted(const PPCovFile *f, unsigned ln);
 #endif
