@@ -116,6 +116,8 @@ check("diff totals = plain totals", dsum == psum, "--diff %s, plain %s" % (dsum,
 dlcov = open(os.path.join(p, "diff.lcov")).read()
 recs = lambda t: sorted(l for l in t.split("\n") if l.startswith(("DA:", "BRDA:", "LF:", "LH:", "BRF:", "BRH:")))
 check("diff lcov = plain lcov", recs(dlcov) == recs(lcov), "--diff %s, plain %s" % (recs(dlcov), recs(lcov)))
+# one lcov writer: with every line changed the --diff tracefile is the plain one, byte for byte
+check("diff lcov file = plain lcov file", dlcov == lcov, "--diff and plain tracefiles differ")
 dl = {l["line"] for f2 in dj["files"] for l in f2["lines"]}
 check("diff json lists no excluded line", not (dl & {l for l in code if jline[l]["excluded"]}), sorted(dl))
 # the totals, counted apart in text, gcov, html and json

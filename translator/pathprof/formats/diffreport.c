@@ -237,38 +237,28 @@ void pp_diff_markdown(FILE *o, const PPCoverage *c, const PPDiff *d, const char 
 
 /* ---- lcov: the changed files, their changed lines and the decisions on them ---- */
 
+typedef struct { const PPDiff *d; int dfile; } DiffPick;
+
+/* A function of the change: one with code on a changed line (PPDiff.funcs). */
+static bool diff_pick_func(const void *arg, int func) {
+  const DiffPick *p = arg;
+  for (size_t i = 0; i < p->d->funcs.n; i++)
+    if (p->d->funcs.v[i].dfile == p->dfile && p->d->funcs.v[i].func == func) return true;
+  return false;
+}
+
+/* A changed line of the record's file. */
+static bool diff_pick_line(const void *arg, unsigned ln) {
+  const DiffPick *p = arg;
+  return pp_diff_changed(p->d, p->d->files.v[p->dfile].file, ln);
+}
+
+/* The regular lcov writer (lcov.c), told to keep the change only: one mechanism, so a --diff
+   tracefile reads as the matching lines of the full one. */
 void pp_diff_lcov(FILE *o, const PPCoverage *c, const PPDiff *d) {
   for (size_t k = 0; k < d->files.n; k++) {
-    const PPDiffFile *df = &d->files.v[k];
-    const PPCovFile *f = &c->files.v[df->file];
-    fprintf(o, "TN:\nSF:%s\n", pp_coverage_file_name(f));
-    unsigned fnf = 0, fnh = 0, brf = 0, brh = 0, lf = 0, lh = 0, block = 0;
-    for (size_t i = 0; i < d->funcs.n; i++)
-      if (d->funcs.v[i].dfile == (int)k) fprintf(o, "FN:%u,%s\n", c->funcs.v[d->funcs.v[i].func].name_line, c->funcs.v[d->funcs.v[i].func].f->name);
-    for (size_t i = 0; i < d->funcs.n; i++) {
-      if (d->funcs.v[i].dfile != (int)k) continue;
-      const PPCovFunc *fn = &c->funcs.v[d->funcs.v[i].func];
-      fprintf(o, "FNDA:%" PRIu64 ",%s\n", fn->calls, fn->f->name);
-      fnf++;
-      fnh += fn->calls > 0;
-    }
-    fprintf(o, "FNF:%u\nFNH:%u\n", fnf, fnh);
-    for (size_t b = 0; b < f->branches.n; b++) {
-      const PPCovBranch *x = &f->branches.v[b];
-      if (b && x->arm == 0) block++;
-      if (x->excluded || !pp_diff_changed(d, df->file, x->line)) continue;
-      if (x->reached) fprintf(o, "BRDA:%u,%u,%d,%" PRIu64 "\n", x->line, block, x->arm, x->count);
-      else fprintf(o, "BRDA:%u,%u,%d,-\n", x->line, block, x->arm);
-      brf++;
-      brh += x->count > 0;
-    }
-    fprintf(o, "BRF:%u\nBRH:%u\n", brf, brh);
-    for (unsigned ln = 1; ln <= f->nlines; ln++)
-      if (pp_line_counted(f, ln) && pp_diff_changed(d, df->file, ln)) {
-        fprintf(o, "DA:%u,%" PRIu64 "\n", ln, f->lines[ln].count);
-        lf++;
-        lh += f->lines[ln].count > 0;
-      }
-    fprintf(o, "LF:%u\nLH:%u\nend_of_record\n", lf, lh);
+    DiffPick p = { d, (int)k };
+    PPLcovPick pick = { diff_pick_func, diff_pick_line, &p };
+    pp_lcov_file(o, c, d->files.v[k].file, &pick);
   }
 }

@@ -12,6 +12,16 @@ void pp_format_gcov(FILE *o, const PPCoverage *c, const char *profile);
 void pp_format_json(FILE *o, const PPCoverage *c, const char *profile);
 /* An lcov tracefile (lcov.c). */
 void pp_format_lcov(FILE *o, const PPCoverage *c);
+/* Which functions and lines (with their branches) one lcov record shows: --diff keeps those of
+   the change, the full report all; arg is the picker's own. */
+typedef struct {
+  bool (*func)(const void *arg, int func);      /* func: index in PPCoverage.funcs */
+  bool (*line)(const void *arg, unsigned line);
+  const void *arg;
+} PPLcovPick;
+/* File fi's lcov record (SF .. end_of_record), the excluded lines and branches left out;
+   pick NULL: every function and line, and MC/DC where the build has it. */
+void pp_lcov_file(FILE *o, const PPCoverage *c, int fi, const PPLcovPick *pick);
 /* Cobertura XML (cobertura.c). */
 void pp_format_cobertura(FILE *o, const PPCoverage *c);
 /* Writes index.html, s<N>.html per source file and f<N>.html per function into dir (created if
