@@ -131,11 +131,6 @@ static int run_merge(int argc, char **argv) {
 typedef struct { char *func, *where, *path, *key; uint64_t id, count, shape; } KPath;
 typedef VEC(KPath) KPaths;
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* The executed paths of l; with uninteresting, only those of ppp functions outside their
    interesting set (the residual paths the build itself detected). */
 static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
@@ -146,7 +141,7 @@ static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
     const char *file = v[i].u->tab.files.v[f->file];
     for (size_t k = 0; k < v[i].n; k++) {
       if (uninteresting && (!f->ppp || pp_ppp_slot(&f->num, v[i].paths[k].id) >= 0)) continue;
-      KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", base(file), f->line, f->end_line),
+      KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", pp_base_name(file), f->line, f->end_line),
                   pp_path_lines(&v[i].u->tab, f, v[i].paths[k].id), pp_path_key(&v[i].u->tab, f, v[i].paths[k].id),
                   v[i].paths[k].id, v[i].paths[k].count, pp_func_shape(&v[i].u->tab, f) };
       VEC_PUSH(*out, p);

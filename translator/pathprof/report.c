@@ -24,11 +24,6 @@ static int busy_cmp(const void *a, const void *b) {
   return x->total != y->total ? (x->total > y->total ? -1 : 1) : 0;
 }
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* The text of executed path i of v: its lines, and when another executed path of the function
    runs through the same lines, the decisions that tell them apart ("{12:9=F}": line 12, column 9,
    false), which way each goes on that line. lines[] holds every executed path's lines. */
@@ -68,7 +63,7 @@ static void print_partials(const PPFuncView *v, size_t top) {
 static void print_function(const PPFuncView *v, size_t top) {
   const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
   printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
-         f->name, base(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
+         f->name, pp_base_name(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
          f->cfg_edges, f->hash ? ", hash table" : "");
   if (f->ppp) printf(", %zu interesting in %" PRIu64 " ppp slots", f->num.n, f->ppp_array ? f->num.slots : 0);
   if (v->copies > 1) printf(", compiled into %d units", v->copies);
@@ -100,7 +95,7 @@ static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size
   for (size_t i = 0; i < hot.n && i < top; i++) {
     const PPFuncView *fv = hot.v[i].f;
     const PPTabFunc *f = &fv->u->tab.funcs.v[fv->fn];
-    char *where = pp_xasprintf("%s (%s:%u)", f->name, base(fv->u->tab.files.v[f->file]), f->line);
+    char *where = pp_xasprintf("%s (%s:%u)", f->name, pp_base_name(fv->u->tab.files.v[f->file]), f->line);
     char *lines = pp_path_lines(&fv->u->tab, f, hot.v[i].id);
     printf("  %12" PRIu64 " %5.1f%%  %-24s #%" PRIu64 " %s\n", hot.v[i].count,
            100.0 * (double)hot.v[i].count / (double)fv->total, where, hot.v[i].id, lines);
@@ -216,7 +211,7 @@ static int run_report(int argc, char **argv) {
   for (size_t i = 0; i < l.units.n; i++)
     for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
       const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
-      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
+      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, pp_base_name(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
     }
   if (idle) {
     printf("\nbuilt but never run: %d unit%s\n", idle, idle > 1 ? "s" : "");
