@@ -152,3 +152,17 @@ else echo "not ok unrun try-compiles were instrumented: $(find "$d/conf" -name '
 (cd "$d/conf" && "$P" --try-compiles gcc -o conftest conftest.c && ./conftest)
 if [ -e "$d/conf/conftest.pp.json" ] || [ -n "$(find "$d/conf" -maxdepth 1 -name '*.pp.json')" ]; then echo "ok unrun --try-compiles instruments them"
 else echo "not ok unrun --try-compiles: no tables"; fi
+
+# A source that ran is not "never run" because another build spelled it otherwise: build b1
+# names them ../src/x.c, build b2 (the one that runs) /abs/src/two.c and ./../src/main.c; b1's
+# tables, found under --root, are the same files by the loader's file key, so none joins.
+mkdir -p "$d/spell/src" "$d/spell/b1" "$d/spell/b2"
+printf 'int twice(int x);\nint main(int argc, char **argv) { (void)argv; return twice(argc) == 2 ? 0 : 1; }\n' >"$d/spell/src/main.c"
+printf 'int twice(int x)\n{\n  if (x > 100)\n    return 0;\n  return 2 * x;\n}\n' >"$d/spell/src/two.c"
+if (cd "$d/spell/b1" && "$P" gcc -O1 -c ../src/two.c -o two.o && "$P" gcc -O1 -c ../src/main.c -o main.o &&
+    cd ../b2 && "$P" gcc -O0 -c "$d/spell/src/two.c" -o two.o && "$P" gcc -O0 -c ./../src/main.c -o main.o &&
+    "$P" gcc -o prog main.o two.o && ./prog) >"$d/spell.log" 2>&1; then
+  (cd "$d/spell/b2" && "$R" report --root "$d/spell") >"$d/spell.out" 2>&1
+  if grep -q "2 units" "$d/spell.out" && ! grep -q "never run" "$d/spell.out"; then echo "ok unrun same source spelled otherwise"
+  else echo "not ok unrun same source spelled otherwise: $(grep -A2 'never run' "$d/spell.out" | tr '\n' ' ')"; fi
+else echo "not ok unrun spelling build: $(head -1 "$d/spell.log")"; fi

@@ -84,23 +84,48 @@ static int tables_checksum(const char *path, uint64_t *sum) {
   return rc;
 }
 
-/* Depth-limited search of dir for a *.pp.json with the checksum; returns its path or NULL. */
-static char *search_dir(const char *dir, uint64_t sum, int depth) {
+/* Build-system scratch directories and hidden ones: their units' tables are the build
+   system's to delete (CMake's try-compiles), so no search looks there. */
+static bool skipped_dir(const char *name) {
+  return name[0] == '.' || !strcmp(name, "CMakeScratch") || !strcmp(name, "CMakeTmp");
+}
+
+/* One walk for finding the tables of units that ran and of units that never did (load.h), so
+   both look in the same places the same way. */
+bool pp_tables_walk(const char *dir, int depth, PPTablesVisit visit, void *arg) {
   DIR *d = opendir(dir);
   struct dirent *e;
-  char *found = NULL;
-  if (!d) return NULL;
-  while (!found && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
+  bool stop = false;
+  if (!d) return false;
+  while (!stop && (e = readdir(d))) {
+    if (skipped_dir(e->d_name)) continue;
     char *p = pp_xasprintf("%s/%s", dir, e->d_name);
     struct stat st;
     uint64_t s;
-    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) found = search_dir(p, sum, depth - 1);
-    else if (S_ISREG(st.st_mode) && pp_ends_with(p, ".pp.json") && tables_checksum(p, &s) == 0 && s == sum) found = pp_xstrdup(p);
+    bool ok = stat(p, &st) == 0;
+    if (ok && S_ISDIR(st.st_mode)) stop = depth > 0 && pp_tables_walk(p, depth - 1, visit, arg);
+    else if (ok && S_ISREG(st.st_mode) && pp_ends_with(p, ".pp.json") && tables_checksum(p, &s) == 0) stop = visit(p, &st, s, arg);
     free(p);
   }
   closedir(d);
-  return found;
+  return stop;
+}
+
+typedef struct { uint64_t sum; char *found; } Search;
+
+/* Stops the walk at the first tables with the checksum sought. */
+static bool has_sum(const char *path, const struct stat *st, uint64_t sum, void *arg) {
+  Search *s = arg;
+  (void)st;
+  if (sum == s->sum) s->found = pp_xstrdup(path);
+  return s->found != NULL;
+}
+
+/* Depth-limited search of dir for a *.pp.json with the checksum; returns its path or NULL. */
+static char *search_dir(const char *dir, uint64_t sum, int depth) {
+  Search s = { sum, NULL };
+  pp_tables_walk(dir, depth, has_sum, &s);
+  return s.found;
 }
 
 /* The unit's tables: where the build recorded them, else in $PATHPROF_DB or below the working
@@ -491,7 +516,7 @@ char *pp_partial_lines(const PPTables *t, const PPTabFunc *f, const PPPartial *p
 /* The file a unit's tables name, as one spelling: relative names start in the compiler's working
    directory, and the result is the real path when the file is there, else the path with "." and
    ".." taken out ("inc/h.h" from one directory and "../inc/h.h" from another are one file). */
-static char *file_key(const PPTables *t, const char *name) {
+char *pp_file_key(const PPTables *t, const char *name) {
   char buf[PATH_MAX];
   char *p = name[0] != '/' && t->cwd && *t->cwd ? pp_xasprintf("%s/%s", t->cwd, name) : pp_xstrdup(name);
   if (realpath(p, buf)) { free(p); return pp_xstrdup(buf); }
@@ -518,7 +543,7 @@ static bool same_function(const PPFuncView *v, const PPLoadedUnit *u, int fn) {
   if (strcmp(a->name, b->name) || a->line != b->line || a->g.npaths != b->g.npaths ||
       pp_tables_edge_mode(&v->u->tab) != pp_tables_edge_mode(&u->tab) || a->g.edges.n != b->g.edges.n)
     return false;
-  char *x = file_key(&v->u->tab, v->u->tab.files.v[a->file]), *y = file_key(&u->tab, u->tab.files.v[b->file]);
+  char *x = pp_file_key(&v->u->tab, v->u->tab.files.v[a->file]), *y = pp_file_key(&u->tab, u->tab.files.v[b->file]);
   bool same = !strcmp(x, y);
   free(x); free(y);
   return same;

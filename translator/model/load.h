@@ -3,6 +3,7 @@
 #define PP_LOAD_H
 #include "tables.h"
 #include "profile/profile.h"
+#include <sys/stat.h>
 
 typedef struct { uint64_t id, count; } PPPathCount;
 
@@ -33,6 +34,17 @@ int pp_load_test(const char *profile, const char *test, PPLoaded *l);
    built from (the newest tables of each such source). Returns how many joined. */
 int pp_load_unrun(PPLoaded *l, const char *root);
 void pp_loaded_free(PPLoaded *l);
+
+/* Called for each tables file a walk finds, with its checksum; true stops the walk. */
+typedef bool (*PPTablesVisit)(const char *path, const struct stat *st, uint64_t checksum, void *arg);
+/* Visits the *.pp.json under dir, depth directory levels down, hidden and build-system scratch
+   directories left out; returns true when a visit stopped it. Units that ran and units that
+   never did are both found through it. */
+bool pp_tables_walk(const char *dir, int depth, PPTablesVisit visit, void *arg);
+/* The file a unit's tables name, as one spelling: relative to the compiler's directory, the
+   real path when the file is there, else with "." and ".." taken out. Files (and units'
+   sources) are the same when their keys are. */
+char *pp_file_key(const PPTables *t, const char *name);
 
 /* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the
    count of path ends with an out-of-range register. For a kpath function these are level 1 of
