@@ -350,26 +350,30 @@ static int is_continuous(int fd, const unsigned char *m, size_t size)
 
 /* Into a continuous file: the units are added in place, in the regions a continuous process
    may be counting in (never replacing the file under it); forests have no place there and
-   go beside it as a dump that every read adds. */
+   go beside it as a dump that every read adds. The dump comes first and goes again when the
+   add fails (which adds nothing), so a failure leaves no count in place for the caller's
+   write aside to count twice. */
 static int merge_continuous(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
   struct pp_profile rest;
   size_t n = strlen(path) + 40;
-  char *name;
-  int rc = __pathprof_cont_add_file(fd, path, p, err, errlen);
+  char *name = 0;
+  int rc = 0;
 
-  if (rc != 0 || !p->nforests)
-    return rc;
-  memset(&rest, 0, sizeof rest);
-  rest.nforests = p->nforests;
-  rest.forests = p->forests;
-  if (!(name = malloc(n)))
-    return snprintf(err, errlen, "%s: out of memory", path), -1;
-  snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
-  rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
-  free(name);
-  if (rc == 0)
+  if (p->nforests) {
+    memset(&rest, 0, sizeof rest);
+    rest.nforests = p->nforests;
+    rest.forests = p->forests;
+    if (!(name = malloc(n)))
+      return snprintf(err, errlen, "%s: out of memory", path), -1;
+    snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
+    rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
+  }
+  if (rc == 0 && (rc = __pathprof_cont_add_file(fd, path, p, err, errlen)) != 0 && name)
+    unlink(name);
+  if (rc == 0 && name)
     leave_mark(path);
+  free(name);
   return rc;
 }
 
