@@ -348,6 +348,32 @@ static int is_continuous(int fd, const unsigned char *m, size_t size)
   return size >= 8 && pread(fd, magic, 8, 0) == 8 && !memcmp(magic, PP_CONT_MAGIC, 8);
 }
 
+/* Saves the forests of p beside the continuous file at path as a dump of a name of its own,
+   "<path>.crash.<pid>" or with digits after it: never over an earlier dump of this process, whose
+   counts would be lost (a dump is read, never merged, beside a continuous file). *name gets
+   the name (to free). 0, or -1 with err set. */
+static int save_forests(const char *path, const struct pp_profile *p, char **name, char *err, size_t errlen)
+{
+  struct pp_profile rest;
+  size_t n = strlen(path) + 48;
+  int i, rc = -1;
+
+  memset(&rest, 0, sizeof rest);
+  rest.nforests = p->nforests;
+  rest.forests = p->forests;
+  if (!(*name = malloc(n)))
+    return snprintf(err, errlen, "%s: out of memory", path), -1;
+  for (i = -1; i < 1000 && rc != 0; i++) {
+    if (i < 0)
+      snprintf(*name, n, "%s.crash.%ld", path, (long)getpid());
+    else
+      snprintf(*name, n, "%s.crash.%ld%d", path, (long)getpid(), i);
+    if ((rc = pp_profile_save_flags(&rest, *name, PP_SAVE_NEW, err, errlen)) != 0 && errno != EEXIST)
+      break;
+  }
+  return rc;
+}
+
 /* Into a continuous file: the units are added in place, in the regions a continuous process
    may be counting in (never replacing the file under it); forests have no place there and
    go beside it as a dump that every read adds. The dump comes first and goes again when the
@@ -355,20 +381,9 @@ static int is_continuous(int fd, const unsigned char *m, size_t size)
    write aside to count twice. */
 static int merge_continuous(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
-  struct pp_profile rest;
-  size_t n = strlen(path) + 40;
   char *name = 0;
-  int rc = 0;
+  int rc = p->nforests ? save_forests(path, p, &name, err, errlen) : 0;
 
-  if (p->nforests) {
-    memset(&rest, 0, sizeof rest);
-    rest.nforests = p->nforests;
-    rest.forests = p->forests;
-    if (!(name = malloc(n)))
-      return snprintf(err, errlen, "%s: out of memory", path), -1;
-    snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
-    rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
-  }
   if (rc == 0 && (rc = __pathprof_cont_add_file(fd, path, p, err, errlen)) != 0 && name)
     unlink(name);
   if (rc == 0 && name)

@@ -478,8 +478,8 @@ static int save_device(const struct pp_profile *p, const char *path, char *err, 
 
 /* Writes p to a new temporary beside path (<path>.tmp under the caller's lock, else
    <path>.tmp.<pid>), made by pp_open_new, and renames it over path (a link at path is replaced,
-   not followed); with PP_SAVE_SYNC the file and its directory are synced. The old file stays
-   on error. */
+   not followed), or with PP_SAVE_NEW links it there (a file there is kept: errno EEXIST); with
+   PP_SAVE_SYNC the file and its directory are synced. The old file stays on error. */
 int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flags, char *err,
                           size_t errlen)
 {
@@ -500,15 +500,16 @@ int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flag
     snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
   fd = pp_open_new(tmp);
   e = fd < 0 ? errno : fill_temp(p, fd, flags & PP_SAVE_SYNC, &what);
-  if (e == 0 && rename(tmp, path) != 0) {
+  if (e == 0 && ((flags & PP_SAVE_NEW) ? link(tmp, path) : rename(tmp, path)) != 0) {
     e = errno;
-    what = "cannot rename temporary";
+    what = (flags & PP_SAVE_NEW) ? "cannot link" : "cannot rename temporary";
   }
+  if (fd >= 0 && (e != 0 || (flags & PP_SAVE_NEW)))
+    unlink(tmp); /* linked: path is the file's name now */
   if (e != 0) {
-    if (fd >= 0)
-      unlink(tmp);
     ppf_fail(err, errlen, "%s: %s %s: %s", path, what, tmp, strerror(e));
     free(tmp);
+    errno = e;
     return -1;
   }
   free(tmp);
