@@ -92,7 +92,8 @@ static void leave_mark(const char *path)
 }
 
 /* Whether the directory should be looked at for crash dumps: the mark is there (it is taken
-   away first, so a dump made while we look marks again). With no memory, always. */
+   away first, so a dump made while we look marks again; a write that fails puts it back, the
+   dumps being still to merge). With no memory, always. */
 static int marked(const char *path)
 {
   struct stat st;
@@ -444,6 +445,8 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     for (i = 0; rc == 0 && i < bs.ndumps; i++)
       unlink(bs.dumps[i]); /* their counts are in the file now */
   }
+  if (rc != 0 && look)
+    leave_mark(path); /* taken away before the write; the dumps are still to merge */
   if (rc != 0 && st.st_size == 0)
     unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
   else if (rc == 0 && sync && st.st_size == 0)
