@@ -407,7 +407,9 @@ int pp_partial_block(const PPTabFunc *f, uint64_t site) {
 /* D(v) = the sum of (value - increment) over any DAG path from the entry to v: the same for
    every such path, because every complete path's increments add up to its value. A register
    holding r at v therefore means the prefix whose values add up to r + D(v). */
-static uint64_t *offsets(const PPGraph *g) {
+uint64_t *pp_partial_offsets(const PPTabFunc *f) {
+  const PPGraph *g = &f->g;
+  if (!g->out_start) return NULL;
   size_t n = g->blocks.n;
   uint64_t *d = pp_xcalloc(n + 1, sizeof *d);
   char *seen = pp_xcalloc(n + 1, 1);
@@ -442,13 +444,12 @@ static int cut_at(const PPGraph *g, uint64_t p, int v, bool before, int *edges, 
   return n > cap ? -1 : n;
 }
 
-int pp_partial_prefix(const PPTabFunc *f, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id) {
+/* The register plus the offset of the block it stopped at is the path id (pp_partial_offsets). */
+int pp_partial_prefix(const PPTabFunc *f, const uint64_t *d, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id) {
   const PPGraph *g = &f->g;
   int v = pp_partial_block(f, site);
-  if (v < 0 || (size_t)v >= g->blocks.n || v == PP_EXIT || !g->out_start) return -1;
-  uint64_t *d = offsets(g);
+  if (v < 0 || (size_t)v >= g->blocks.n || v == PP_EXIT || !d) return -1;
   *id = r + d[v];
-  free(d);
   return cut_at(g, *id, v, (site & PP_SITE_BEFORE) != 0, edges, cap);
 }
 
@@ -458,21 +459,25 @@ int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap
   return cut_at(&f->g, p->id, v, (p->site & PP_SITE_BEFORE) != 0, edges, cap);
 }
 
-int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const struct pp_part *p, int *es, uint64_t *id) {
+/* Edge mode keeps no register, so only the block is known there (load.h). */
+int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const uint64_t *d, const struct pp_part *p, int *es,
+                      uint64_t *id) {
   *id = 0;
   if (pp_tables_edge_mode(&u->tab)) return pp_partial_block(f, p->site);
-  return pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, id);
+  return pp_partial_prefix(f, d, p->site, p->r, es, (int)f->g.edges.n + 1, id);
 }
 
 /* The partial paths of function fn of unit u (hosted profiles keep them on the unit record),
    added to v's: by (site, id), zeros dropped; undecodable ones counted in v->bad_parts. */
 static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
   int *es = pp_xmalloc(sizeof(int) * (u->tab.funcs.v[fn].g.edges.n + 1));
+  uint64_t *d = NULL;
   for (unsigned long long i = 0; i < u->rec->npart; i++) {
     const struct pp_part *p = &u->rec->part[i];
     uint64_t id;
     if (p->fn != (unsigned long long)fn) continue;
-    if (pp_partial_decode(u, &u->tab.funcs.v[fn], p, es, &id) < 0) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
+    if (!d) d = pp_partial_offsets(&u->tab.funcs.v[fn]);  /* once, and only for a function with some */
+    if (pp_partial_decode(u, &u->tab.funcs.v[fn], d, p, es, &id) < 0) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
     size_t k;
     for (k = 0; k < v->nparts && !(v->parts[k].site == p->site && v->parts[k].id == id); k++) {}
     if (k == v->nparts) {
@@ -487,6 +492,7 @@ static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
     if (v->parts[k].count) v->parts[m++] = v->parts[k];
   v->nparts = m;
   free(es);
+  free(d);
 }
 
 char *pp_partial_lines(const PPTables *t, const PPTabFunc *f, const PPPartial *p) {

@@ -264,10 +264,12 @@ static void dump_partials(const PPLoadedUnit *u, int fn) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   bool edge = pp_tables_edge_mode(&u->tab);
   int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1));
+  uint64_t *d = NULL;
   for (unsigned long long i = 0; i < u->rec->npart; i++) {
     const struct pp_part *p = &u->rec->part[i];
     uint64_t id;
-    int k = p->fn == (unsigned long long)fn ? pp_partial_decode(u, f, p, es, &id) : -2;
+    if (p->fn == (unsigned long long)fn && !d) d = pp_partial_offsets(f);  /* once for all the function's */
+    int k = p->fn == (unsigned long long)fn ? pp_partial_decode(u, f, d, p, es, &id) : -2;
     if (k == -2) continue;
     if (edge && k >= 0) {  /* the block it stopped in */
       printf("QE %016llx %d %lld %d %llu\n", u->rec->checksum, fn, p->count, k, p->site);
@@ -282,6 +284,7 @@ static void dump_partials(const PPLoadedUnit *u, int fn) {
     printf(" %llu\n", p->site);
   }
   free(es);
+  free(d);
 }
 
 static void dump_decoded(const PPLoaded *l) {
