@@ -15,6 +15,7 @@ typedef struct {
   char *path, *source;
   PPTables tab;
   time_t mtime;
+  bool joined;    /* a unit of the profile now owns path and tab */
 } Found;
 typedef VEC(Found) FoundList;
 
@@ -30,7 +31,7 @@ static bool collect(const char *path, const struct stat *st, uint64_t sum, void 
   char real[PATH_MAX], *err = NULL;
   for (size_t i = 0; i < s->l->prof.nunits; i++)
     if (s->l->prof.units[i].checksum == sum) return false;
-  Found f = { pp_xstrdup(realpath(path, real) ? real : path), NULL, { 0 }, st->st_mtime };
+  Found f = { pp_xstrdup(realpath(path, real) ? real : path), NULL, { 0 }, st->st_mtime, false };
   for (size_t i = 0; i < s->out->n; i++)
     if (!strcmp(s->out->v[i].path, f.path)) { free(f.path); return false; }
   if (pp_tables_read(f.path, &f.tab, &err)) {
@@ -101,14 +102,13 @@ int pp_load_unrun(PPLoaded *l, const char *root) {
     PPLoadedUnit lu = { NULL, fl.v[c].tab, fl.v[c].path, &l->prof, true };
     lu.rec = zero_record(&lu.tab, lu.tables_path);
     VEC_PUSH(l->units, lu);
-    fl.v[c].path = NULL;  /* the unit owns its tables now */
+    fl.v[c].joined = true;  /* path and tables are the unit's now; later candidates still read path */
     added++;
   }
   for (size_t i = 0; i < nran; i++) free(ran[i]);
   free(ran);
   for (size_t i = 0; i < fl.n; i++) {
-    if (fl.v[i].path) pp_tables_free(&fl.v[i].tab);
-    free(fl.v[i].path);
+    if (!fl.v[i].joined) { pp_tables_free(&fl.v[i].tab); free(fl.v[i].path); }
     free(fl.v[i].source);
   }
   VEC_FREE(fl);
