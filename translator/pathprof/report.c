@@ -24,23 +24,43 @@ static int busy_cmp(const void *a, const void *b) {
   return x->total != y->total ? (x->total > y->total ? -1 : 1) : 0;
 }
 
-/* The text of executed path i of v: its lines, and when another executed path of the function
-   runs through the same lines, the decisions that tell them apart ("{12:9=F}": line 12, column 9,
-   false), which way each goes on that line. lines[] holds every executed path's lines. */
-static char *path_text(const PPFuncView *v, char **lines, size_t i) {
-  const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
-  VEC(char *) same = {0};
-  for (size_t j = 0; j < v->n; j++)
-    if (j != i && !strcmp(lines[j], lines[i])) VEC_PUSH(same, pp_path_key(&v->u->tab, f, v->paths[j].id));
-  if (!same.n) return pp_xstrdup(lines[i]);
-  char *key = pp_path_key(&v->u->tab, f, v->paths[i].id);
-  char *d = pp_key_difference(key, (const char *const *)same.v, same.n);
-  char *t = pp_xasprintf("%s {%s}", lines[i], *d ? d : key);
-  for (size_t j = 0; j < same.n; j++) free(same.v[j]);
+/* A function's executed paths as print_function shows them: by[] their lines with their index,
+   sorted by lines (the paths that print alike sit together), at[i] where path i stands in by[],
+   and keys[i] path i's key, made once when first needed (a key decodes the path). */
+typedef struct { char *lines; size_t i; } ByLines;
+typedef struct { const PPFuncView *v; ByLines *by; size_t *at; char **keys; } Texts;
+
+static int lines_cmp(const void *x, const void *y) {
+  const ByLines *a = x, *b = y;
+  int c = strcmp(a->lines, b->lines);
+  return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Path i's key, decoded on first use and kept: each is asked for by every look-alike path. */
+static const char *key_of(Texts *t, size_t i) {
+  const PPTabFunc *f = &t->v->u->tab.funcs.v[t->v->fn];
+  if (!t->keys[i]) t->keys[i] = pp_path_key(&t->v->u->tab, f, t->v->paths[i].id);
+  return t->keys[i];
+}
+
+/* The text of executed path i: its lines, and when another executed path of the function runs
+   through the same lines, the decisions that tell them apart ("{12:9=F}": line 12, column 9,
+   false), which way each goes on that line. Only the paths of its group are looked at. */
+static char *path_text(Texts *t, size_t i) {
+  size_t s = t->at[i], e = s + 1;
+  const char *lines = t->by[s].lines;
+  while (s > 0 && !strcmp(t->by[s - 1].lines, lines)) s--;
+  while (e < t->v->n && !strcmp(t->by[e].lines, lines)) e++;
+  if (e - s == 1) return pp_xstrdup(lines);
+  VEC(const char *) same = {0};
+  for (size_t k = s; k < e; k++)
+    if (t->by[k].i != i) VEC_PUSH(same, key_of(t, t->by[k].i));
+  const char *key = key_of(t, i);
+  char *d = pp_key_difference(key, same.v, same.n);
+  char *text = pp_xasprintf("%s {%s}", lines, *d ? d : key);
   VEC_FREE(same);
-  free(key);
   free(d);
-  return t;
+  return text;
 }
 
 /* The partial paths of activations that never finished (a negative count takes back a prefix
@@ -69,16 +89,21 @@ static void print_function(const PPFuncView *v, size_t top) {
   if (v->copies > 1) printf(", compiled into %d units", v->copies);
   printf("\n");
   if (v->overflow) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", v->overflow);
-  char **all = pp_xcalloc(v->n + 1, sizeof *all);
-  for (size_t i = 0; i < v->n; i++) all[i] = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+  Texts t = { v, pp_xcalloc(v->n + 1, sizeof *t.by), pp_xcalloc(v->n + 1, sizeof *t.at), pp_xcalloc(v->n + 1, sizeof *t.keys) };
+  for (size_t i = 0; i < v->n; i++) {
+    t.by[i].lines = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+    t.by[i].i = i;
+  }
+  pp_sort(t.by, v->n, sizeof *t.by, lines_cmp);
+  for (size_t k = 0; k < v->n; k++) t.at[t.by[k].i] = k;
   for (size_t i = 0; i < v->n && i < top; i++) {
-    char *text = path_text(v, all, i);
+    char *text = path_text(&t, i);
     printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", v->paths[i].count,
            100.0 * (double)v->paths[i].count / (double)v->total, v->paths[i].id, text);
     free(text);
   }
-  for (size_t i = 0; i < v->n; i++) free(all[i]);
-  free(all);
+  for (size_t i = 0; i < v->n; i++) { free(t.by[i].lines); free(t.keys[i]); }
+  free(t.by); free(t.at); free(t.keys);
   if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
   print_partials(v, top);
 }
