@@ -453,13 +453,14 @@ static void plan_free(struct plan *p)
 
 /* Adds every unit of p into the continuous file fd at path, whose lock the caller holds; p's
    forests and OSPH record have no place there (the caller keeps them). All or nothing: every
-   region and mapping is made first, and on a failure the file is cut back to its size before,
-   so a caller that saves the counts elsewhere never counts a unit twice. 0, or -1 with err set. */
+   region and mapping is made first, so a caller that saves the counts elsewhere after a failure
+   never counts a unit twice. The empty regions made before a failure stay: they count nothing,
+   and cutting the file back could take a region another thread of this process just mapped
+   (fcntl locks do not keep out the process's own threads). 0, or -1 with err set. */
 int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
   unsigned char h[PP_CONT_HEADER];
   struct plan *pl;
-  struct stat st;
   size_t i;
   int rc = 0;
 
@@ -467,8 +468,6 @@ int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *
     page = (size_t)sysconf(_SC_PAGESIZE);
   if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || get64(h + 12) % 0x100000000ULL != page)
     return snprintf(err, errlen, "%s: not a continuous profile of this machine's page size", path), -1;
-  if (fstat(fd, &st) != 0)
-    return snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno)), -1;
   if (!(pl = calloc(p->nunits + 1, sizeof *pl)))
     return snprintf(err, errlen, "%s: out of memory", path), -1;
   for (i = 0; i < p->nunits && rc == 0; i++)
@@ -478,8 +477,6 @@ int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *
   for (i = 0; i < p->nunits; i++)
     plan_free(&pl[i]);
   free(pl);
-  if (rc != 0 && ftruncate(fd, st.st_size) != 0) { /* the empty regions made count nothing anyway */
-  }
   return rc;
 }
 
