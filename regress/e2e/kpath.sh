@@ -164,3 +164,38 @@ if (cd "$d" && "$P" --mode=kpath --k=3 gcc -O1 -Dmain=workload -c "$top/samples/
     echo "ok kpath text dump carries the forests: the import equals the hosted profile"
   else echo "not ok kpath text dump: the import's k-iteration paths differ from the hosted build's (see $d)"; fi
 else echo "not ok kpath text dump: build failed: $(head -1 "$d/build.log")"; fi
+
+# Forests written twice by one process into a continuous profile (pathprof_write_file between two
+# rounds, then at exit): each write's forests go beside the file as a dump of their own, and
+# every dump counts, so the n-grams equal those of the same program writing to an ordinary file.
+d="$out/contdumps"
+mkdir -p "$d"
+cat >"$d/k.c" <<'SRC'
+#include <stdio.h>
+int pathprof_write_file(const char *path);
+
+static int step(int i)
+{
+  if (i % 3)
+    return 1;
+  return 2;
+}
+
+int main(void)
+{
+  int s = 0;
+  for (int round = 0; round < 2; round++) {
+    for (int i = 0; i < 6; i++)
+      s += step(i);
+    pathprof_write_file(NULL);
+  }
+  printf("%d\n", s);
+  return 0;
+}
+SRC
+if (cd "$d" && "$P" --mode=kpath --k=3 gcc -O0 -o k k.c && PATHPROF_FILE=c.out%c ./k && PATHPROF_FILE=plain.out ./k) >"$d/log" 2>&1; then
+  "$R" dump --decode "$d/c.out" 2>/dev/null | grep '^K ' | sort >"$d/cont.txt"
+  "$R" dump --decode "$d/plain.out" 2>/dev/null | grep '^K ' | sort >"$d/plain.txt"
+  if [ -s "$d/plain.txt" ] && cmp -s "$d/cont.txt" "$d/plain.txt"; then echo "ok kpath continuous: every write's forests count"
+  else echo "not ok kpath continuous: the continuous profile's n-grams differ from the ordinary one's (diff $d/cont.txt $d/plain.txt)"; fi
+else echo "not ok kpath continuous: build or run failed: $(head -1 "$d/log")"; fi

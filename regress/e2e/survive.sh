@@ -31,6 +31,29 @@ done
 (cd "$d" && PATHPROF_SIGNALS=none PATHPROF_FILE=$d/nosig.out $run ./prog sig 15 none >/dev/null 2>&1); rc=$?
 [ $rc = 143 ] && ! ls "$d"/nosig.out* >/dev/null 2>&1 && echo "ok survive-signals-none" || echo "not ok survive-signals-none: status $rc, files: $(ls "$d"/nosig.out* 2>/dev/null)"
 
+# no /proc (a mount namespace without it): the anonymous dump could not be named through
+# /proc/self/fd and was dropped; it goes to the named temporary instead, counts intact
+if [ "$(id -u)" = 0 ] && unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
+  f=$d/noproc.out
+  (cd "$d" && PATHPROF_FILE=$f $run unshare -m sh -c 'umount -l /proc && exec ./prog sig 15 none' >/dev/null 2>"$f.err"); rc=$?
+  if [ $rc != 143 ]; then echo "not ok survive-noproc: exit status $rc, expected 143"
+  elif ! ls "$f".crash.* >/dev/null 2>&1; then echo "not ok survive-noproc: no dump ($(head -1 "$f.err"))"
+  else same noproc "$f" 1; fi
+else echo "skip survive-noproc: needs root and unshare -m to hide /proc"; fi
+
+# a write that fails with crash dumps beside the profile leaves the mark (it was taken away
+# before the write was known good, so the next writer did not look for the dumps)
+f=$d/mark.out
+(cd "$d" && PATHPROF_FILE=$f ./prog >/dev/null && PATHPROF_FILE=$f ./prog sig 15 none >/dev/null 2>&1)
+(cd "$d" && trap '' XFSZ && ulimit -f 0 && PATHPROF_FILE=$f ./prog >/dev/null 2>"$f.err")
+if ! ls "$f".crash.* >/dev/null 2>&1; then echo "not ok survive-mark-kept: no dump to begin with"
+elif [ ! -e "$d/.mark.out.crashed" ]; then echo "not ok survive-mark-kept: the mark is gone after a failed write ($(head -1 "$f.err"))"
+else
+  (cd "$d" && PATHPROF_FILE=$f ./prog >/dev/null)
+  if ls "$f".crash.* >/dev/null 2>&1 || [ -e "$d/.mark.out.crashed" ]; then echo "not ok survive-mark-kept: the next write left the dump or the mark"
+  else same mark-kept "$f" 3; fi
+fi
+
 # a setuid binary (owned by nobody) ignores PATHPROF_FILE: pathprof.out in the working directory
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   mkdir -p "$d/suid" && cp "$d/prog" "$d/suid/prog" && chown nobody "$d/suid/prog" && chmod 4755 "$d/suid/prog" && chmod 1777 "$d/suid"

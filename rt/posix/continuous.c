@@ -338,105 +338,146 @@ int __pathprof_cont_map(struct __pathprof_unit *u)
   return rc;
 }
 
-/* Appends a region of its own for rec's unit at the end of the continuous file fd at path (lock
-   held), holding counters (0: none) and the nh hash entries h. 0, or -1 with err set. */
-static int new_region(int fd, const char *path, const struct pp_unitrec *rec, const unsigned long long *counters,
-                      const struct pp_hent *h, unsigned long long nh, char *err, size_t errlen)
+/* One unit's add, prepared: the region it adds into (m, 0 when it has none) with the slot each
+   of its hash entries has there (0: none, the entry goes to the new region), and the new region
+   (nm, 0 when none is needed) for the counts the first cannot take. */
+struct plan {
+  unsigned char *m, *nm;
+  size_t msize, nsize;
+  unsigned long long **slot;
+  unsigned long long nleft;
+};
+
+/* Appends an empty region for rec's unit with room for its counters and nh hash entries at
+   the end of fd, and maps it into p->nm. 0, or -1 with err set. */
+static int plan_new_region(int fd, const char *path, const struct pp_unitrec *rec, unsigned long long nh,
+                           struct plan *p, char *err, size_t errlen)
 {
   struct regkey k;
   struct stat st;
-  size_t size;
-  unsigned char *m;
-  unsigned long long *c, i;
+  off_t at;
 
   k.checksum = rec->checksum;
   k.ncounters = rec->ncounters;
   k.hash_cap = nh;
   k.name = rec->name;
-  if (fstat(fd, &st) != 0 || add_region(fd, path, &k, (off_t)round_page((size_t)st.st_size), &size, err, errlen) != 0)
+  if (fstat(fd, &st) != 0)
+    return snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno)), -1;
+  at = (off_t)round_page((size_t)st.st_size);
+  if (add_region(fd, path, &k, at, &p->nsize, err, errlen) != 0)
     return -1;
-  m = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)round_page((size_t)st.st_size));
-  if (m == MAP_FAILED)
+  p->nm = mmap(0, p->nsize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, at);
+  if (p->nm == MAP_FAILED) {
+    p->nm = 0;
     return snprintf(err, errlen, "%s: cannot map: %s", path, strerror(errno)), -1;
-  c = (unsigned long long *)(void *)(m + get64(m + 40));
-  for (i = 0; counters && i < rec->ncounters; i++)
-    c[i] = counters[i];
-  for (i = 0, c += rec->ncounters; i < nh; i++, c += 3) {
-    c[0] = h[i].fn + 1;
-    c[1] = h[i].id;
-    c[2] = h[i].count;
   }
-  put64(m + 32, counters ? rec->dropped : 0);
-  munmap(m, size);
   return 0;
 }
 
-/* Adds one unit record's counts into the continuous file fd at path, whose lock the caller
-   holds: into the first region of that unit (a region of its own when there is none), array
-   counters and the entries of paths its hash table has, atomically (a continuous process may
-   be counting there); entries it lacks go to a new region (a live table never gets new keys
-   from outside). 0, or -1 with err set. */
-static int add_unit_fd(int fd, const char *path, const struct pp_unitrec *rec, char *err, size_t errlen)
+/* Prepares rec's add into fd at path (lock held): maps the unit's first region and finds the
+   slot of each hash entry there, and makes the region for what has no place. Everything that
+   can fail happens here, so the adds that follow cannot stop halfway. 0, or -1 with err set. */
+static int plan_unit(int fd, const char *path, const struct pp_unitrec *rec, struct plan *p, char *err, size_t errlen)
 {
   struct regkey k;
-  struct pp_hent *left;
-  unsigned long long *c, *e, i, j, cap, nleft = 0;
-  unsigned char *m;
+  unsigned long long *c, *e, i, j, cap;
   off_t off;
-  size_t size;
   int rc;
 
   k.checksum = rec->checksum;
   k.ncounters = rec->ncounters;
   k.hash_cap = ~0ULL;
   k.name = rec->name;
-  if ((rc = region_at(fd, path, &k, 0, &off, &size, err, errlen)) <= 0)
-    return rc < 0 ? -1 : new_region(fd, path, rec, rec->counters, rec->hash, rec->nhash, err, errlen);
-  if (!(left = malloc((rec->nhash ? rec->nhash : 1) * sizeof *left)))
+  if ((rc = region_at(fd, path, &k, 0, &off, &p->msize, err, errlen)) <= 0)
+    return rc < 0 ? -1 : plan_new_region(fd, path, rec, rec->nhash, p, err, errlen);
+  if (!(p->slot = calloc(rec->nhash ? rec->nhash : 1, sizeof *p->slot)))
     return snprintf(err, errlen, "%s: out of memory", path), -1;
-  m = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
-  if (m == MAP_FAILED) {
-    free(left);
+  p->m = mmap(0, p->msize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+  if (p->m == MAP_FAILED) {
+    p->m = 0;
     return snprintf(err, errlen, "%s: cannot map: %s", path, strerror(errno)), -1;
   }
-  c = (unsigned long long *)(void *)(m + get64(m + 40));
-  cap = get64(m + 24);
-  for (i = 0; i < rec->ncounters; i++)
-    if (rec->counters[i])
-      __atomic_fetch_add(&c[i], rec->counters[i], __ATOMIC_RELAXED);
-  for (i = 0; i < rec->nhash; i++) {
+  c = (unsigned long long *)(void *)(p->m + get64(p->m + 40));
+  cap = get64(p->m + 24);
+  for (i = 0; i < rec->nhash; i++) { /* a key, once in a slot, stays there */
     for (j = 0, e = 0; j < cap && !e; j++) {
       e = c + rec->ncounters + 3 * j;
       if (__atomic_load_n(&e[0], __ATOMIC_ACQUIRE) != rec->hash[i].fn + 1 || e[1] != rec->hash[i].id)
         e = 0;
     }
-    if (e)
-      __atomic_fetch_add(&e[2], rec->hash[i].count, __ATOMIC_RELAXED);
-    else
-      left[nleft++] = rec->hash[i];
+    p->slot[i] = e;
+    p->nleft += !e;
   }
-  __atomic_fetch_add((unsigned long long *)(void *)(m + 32), rec->dropped, __ATOMIC_RELAXED);
-  munmap(m, size);
-  rc = nleft ? new_region(fd, path, rec, 0, left, nleft, err, errlen) : 0;
-  free(left);
-  return rc;
+  return p->nleft ? plan_new_region(fd, path, rec, p->nleft, p, err, errlen) : 0;
+}
+
+/* Adds rec's counts as planned: atomically into the region a continuous process may be
+   counting in, plainly into the new one (no one else maps it yet). Cannot fail. */
+static void commit_unit(const struct pp_unitrec *rec, const struct plan *p)
+{
+  unsigned long long *c = 0, *n = 0, i;
+
+  if (p->m)
+    c = (unsigned long long *)(void *)(p->m + get64(p->m + 40));
+  if (p->nm)
+    n = (unsigned long long *)(void *)(p->nm + get64(p->nm + 40));
+  for (i = 0; i < rec->ncounters; i++)
+    if (!c)
+      n[i] = rec->counters[i];
+    else if (rec->counters[i])
+      __atomic_fetch_add(&c[i], rec->counters[i], __ATOMIC_RELAXED);
+  for (i = 0, n = n ? n + rec->ncounters : 0; i < rec->nhash; i++)
+    if (p->m && p->slot[i]) {
+      __atomic_fetch_add(&p->slot[i][2], rec->hash[i].count, __ATOMIC_RELAXED);
+    } else {
+      n[0] = rec->hash[i].fn + 1;
+      n[1] = rec->hash[i].id;
+      n[2] = rec->hash[i].count;
+      n += 3;
+    }
+  if (p->m)
+    __atomic_fetch_add((unsigned long long *)(void *)(p->m + 32), rec->dropped, __ATOMIC_RELAXED);
+  else
+    put64(p->nm + 32, rec->dropped);
+}
+
+/* Unmaps what a plan mapped and frees its slots. */
+static void plan_free(struct plan *p)
+{
+  if (p->m)
+    munmap(p->m, p->msize);
+  if (p->nm)
+    munmap(p->nm, p->nsize);
+  free(p->slot);
 }
 
 /* Adds every unit of p into the continuous file fd at path, whose lock the caller holds; p's
-   forests and OSPH record have no place there (the caller keeps them). 0, or -1 with err set
-   (units added before the failing one stay added). */
+   forests and OSPH record have no place there (the caller keeps them). All or nothing: every
+   region and mapping is made first, so a caller that saves the counts elsewhere after a failure
+   never counts a unit twice. The empty regions made before a failure stay: they count nothing,
+   and cutting the file back could take a region another thread of this process just mapped
+   (fcntl locks do not keep out the process's own threads). 0, or -1 with err set. */
 int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
 {
   unsigned char h[PP_CONT_HEADER];
+  struct plan *pl;
   size_t i;
+  int rc = 0;
+
   if (!page)
     page = (size_t)sysconf(_SC_PAGESIZE);
   if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || get64(h + 12) % 0x100000000ULL != page)
     return snprintf(err, errlen, "%s: not a continuous profile of this machine's page size", path), -1;
+  if (!(pl = calloc(p->nunits + 1, sizeof *pl)))
+    return snprintf(err, errlen, "%s: out of memory", path), -1;
+  for (i = 0; i < p->nunits && rc == 0; i++)
+    rc = plan_unit(fd, path, &p->units[i], &pl[i], err, errlen);
+  for (i = 0; i < p->nunits && rc == 0; i++)
+    commit_unit(&p->units[i], &pl[i]);
   for (i = 0; i < p->nunits; i++)
-    if (add_unit_fd(fd, path, &p->units[i], err, errlen) != 0)
-      return -1;
-  return 0;
+    plan_free(&pl[i]);
+  free(pl);
+  return rc;
 }
 
 /* At exit: a mapped unit's dropped count (kept in its descriptor) goes to its region header. */

@@ -148,36 +148,59 @@ void __pathprof_touch(const char *name)
     close(fd);
 }
 
-/* Writes the dump: to an anonymous file in the profile's directory (O_TMPFILE) that gets its
-   name only once complete, so a process killed mid-dump leaves nothing; where the file system
-   has no O_TMPFILE, to "<dump>.tmp" (created with O_EXCL|O_NOFOLLOW, a dead process's left
-   there is removed by the next profile write) renamed when complete. 0 when written. */
-static int write_dump(void)
+/* The dump to the named temporary "<dump>.tmp" (created with O_EXCL|O_NOFOLLOW, a dead
+   process's left there is removed by the next profile write), renamed when complete: for file
+   systems without O_TMPFILE and processes without /proc. 0 when written. */
+static int dump_named(void)
 {
-  int fd = -1, rc, named = 0;
-#ifdef O_TMPFILE
-  fd = open(crash_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-  named = fd < 0;
-#endif
-  if (fd < 0) {
-    unlink(crash_tmp);
-    fd = open(crash_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    named = 1;
-  }
+  int fd, rc;
+  unlink(crash_tmp);
+  fd = open(crash_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0)
     return -1;
   __pathprof_touch(crash_mark); /* a temporary of ours left by a kill is then looked at */
   __pathprof_crash_sync();
   rc = __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
-  if (rc == 0 && !named)
-    rc = link_dump(fd);
   close(fd);
-  if (named && (rc != 0 || rename(crash_tmp, crash_name) != 0)) {
+  if (rc != 0 || rename(crash_tmp, crash_name) != 0) {
     unlink(crash_tmp);
-    rc = -1;
+    return -1;
   }
+  return 0;
+}
+
+/* The dump to an anonymous file in the profile's directory (O_TMPFILE) that gets its name only
+   once complete, so a process killed mid-dump leaves nothing. 0 when written, -1 when the
+   counts could not be written, 1 when the file could not be made or named (no O_TMPFILE, or no
+   /proc for linkat): the caller then writes the named temporary. */
+static int dump_anonymous(void)
+{
+  int fd = -1, rc;
+#ifdef O_TMPFILE
+  if (access("/proc/self/fd", X_OK) == 0) /* linkat names the file through it */
+    fd = open(crash_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+#endif
+  if (fd < 0)
+    return 1;
+  __pathprof_touch(crash_mark);
+  __pathprof_crash_sync();
+  rc = __pathprof_dump_if(__pathprof_write_fd, &fd, not_mapped);
+  if (rc == 0 && link_dump(fd) != 0)
+    rc = 1;
+  close(fd);
+  return rc;
+}
+
+/* Writes the dump, anonymous first, else to the named temporary, so a missing /proc or
+   O_TMPFILE loses no counts; the mark is made again after it (a writer may have taken the
+   first one meanwhile). 0 when written. */
+static int write_dump(void)
+{
+  int rc = dump_anonymous();
+  if (rc == 1)
+    rc = dump_named();
   if (rc == 0)
-    __pathprof_touch(crash_mark); /* again: a writer may have taken the first one meanwhile */
+    __pathprof_touch(crash_mark);
   return rc;
 }
 

@@ -92,7 +92,8 @@ static void leave_mark(const char *path)
 }
 
 /* Whether the directory should be looked at for crash dumps: the mark is there (it is taken
-   away first, so a dump made while we look marks again). With no memory, always. */
+   away first, so a dump made while we look marks again; a write that fails puts it back, the
+   dumps being still to merge). With no memory, always. */
 static int marked(const char *path)
 {
   struct stat st;
@@ -348,28 +349,47 @@ static int is_continuous(int fd, const unsigned char *m, size_t size)
   return size >= 8 && pread(fd, magic, 8, 0) == 8 && !memcmp(magic, PP_CONT_MAGIC, 8);
 }
 
-/* Into a continuous file: the units are added in place, in the regions a continuous process
-   may be counting in (never replacing the file under it); forests have no place there and
-   go beside it as a dump that every read adds. */
-static int merge_continuous(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
+/* Saves the forests of p beside the continuous file at path as a dump of a name of its own,
+   "<path>.crash.<pid>" or with digits after it: never over an earlier dump of this process, whose
+   counts would be lost (a dump is read, never merged, beside a continuous file). *name gets
+   the name (to free). 0, or -1 with err set. */
+static int save_forests(const char *path, const struct pp_profile *p, char **name, char *err, size_t errlen)
 {
   struct pp_profile rest;
-  size_t n = strlen(path) + 40;
-  char *name;
-  int rc = __pathprof_cont_add_file(fd, path, p, err, errlen);
+  size_t n = strlen(path) + 48;
+  int i, rc = -1;
 
-  if (rc != 0 || !p->nforests)
-    return rc;
   memset(&rest, 0, sizeof rest);
   rest.nforests = p->nforests;
   rest.forests = p->forests;
-  if (!(name = malloc(n)))
+  if (!(*name = malloc(n)))
     return snprintf(err, errlen, "%s: out of memory", path), -1;
-  snprintf(name, n, "%s.crash.%ld", path, (long)getpid());
-  rc = pp_profile_save_flags(&rest, name, 0, err, errlen);
-  free(name);
-  if (rc == 0)
+  for (i = -1; i < 1000 && rc != 0; i++) {
+    if (i < 0)
+      snprintf(*name, n, "%s.crash.%ld", path, (long)getpid());
+    else
+      snprintf(*name, n, "%s.crash.%ld%d", path, (long)getpid(), i);
+    if ((rc = pp_profile_save_flags(&rest, *name, PP_SAVE_NEW, err, errlen)) != 0 && errno != EEXIST)
+      break;
+  }
+  return rc;
+}
+
+/* Into a continuous file: the units are added in place, in the regions a continuous process
+   may be counting in (never replacing the file under it); forests have no place there and
+   go beside it as a dump that every read adds. The dump comes first and goes again when the
+   add fails (which adds nothing), so a failure leaves no count in place for the caller's
+   write aside to count twice. */
+static int merge_continuous(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
+{
+  char *name = 0;
+  int rc = p->nforests ? save_forests(path, p, &name, err, errlen) : 0;
+
+  if (rc == 0 && (rc = __pathprof_cont_add_file(fd, path, p, err, errlen)) != 0 && name)
+    unlink(name);
+  if (rc == 0 && name)
     leave_mark(path);
+  free(name);
   return rc;
 }
 
@@ -425,6 +445,8 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
     for (i = 0; rc == 0 && i < bs.ndumps; i++)
       unlink(bs.dumps[i]); /* their counts are in the file now */
   }
+  if (rc != 0 && look)
+    leave_mark(path); /* taken away before the write; the dumps are still to merge */
   if (rc != 0 && st.st_size == 0)
     unlink(path); /* don't leave the empty file we locked; waiters see it gone and retry */
   else if (rc == 0 && sync && st.st_size == 0)

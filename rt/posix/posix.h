@@ -20,7 +20,8 @@ int __pathprof_cont_mapped(const struct __pathprof_unit *u);
 void __pathprof_cont_exit(void);
 void __pathprof_cont_fork(const char *path);
 /* Adds the units of p in place into the continuous file fd at path, whose lock the caller holds
-   (its counters may be mapped by continuous processes). 0, or -1 with err set. */
+   (its counters may be mapped by continuous processes), all or nothing. 0, or -1 with err set
+   and no count added (what the caller then saves aside is counted once). */
 int __pathprof_cont_add_file(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen);
 /* The continuous profile's path ("" when off). */
 const char *__pathprof_cont_path(void);

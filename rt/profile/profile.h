@@ -192,9 +192,11 @@ int pp_profile_save(const struct pp_profile *p, const char *path, char *err, siz
 
 /* pp_profile_save with flags: PP_SAVE_SYNC syncs file and directory; PP_SAVE_LOCKED says the
    caller holds path's lock, so the temporary is "<path>.tmp" (one name, which the next locked
-   writer reuses when a writer died) instead of "<path>.tmp.<pid>". */
+   writer reuses when a writer died) instead of "<path>.tmp.<pid>"; PP_SAVE_NEW makes path only
+   when there is none (linked, never renamed over: -1 with errno EEXIST when it is taken). */
 #define PP_SAVE_SYNC 1
 #define PP_SAVE_LOCKED 2
+#define PP_SAVE_NEW 4
 int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flags, char *err,
                           size_t errlen);
 

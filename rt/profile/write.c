@@ -106,33 +106,55 @@ static void put_name(struct out *o, const char *name)
   put_bytes(o, zeros, (8 - len % 8) % 8);
 }
 
-/* Appends the hash entries of a unit record. */
-static void put_hash(struct out *o, const struct pp_unitrec *u)
+/* Appends n hash entries (after a unit's counters). */
+static void put_hash(struct out *o, const struct pp_hent *h, unsigned long long n)
 {
   unsigned long long i;
-  for (i = 0; i < u->nhash && !o->failed; i++) {
-    put_u64(o, u->hash[i].fn);
-    put_u64(o, u->hash[i].id);
-    put_u64(o, u->hash[i].count);
+  for (i = 0; i < n && !o->failed; i++) {
+    put_u64(o, h[i].fn);
+    put_u64(o, h[i].id);
+    put_u64(o, h[i].count);
   }
 }
 
-/* Appends one unit record of a canonical profile: sparse (SPRS, only the nonzero counters with
-   their indices) when that is shorter, so a short run's profile is as small as what it did. */
+/* Whether a unit of ncounters counters, k of them nonzero, is shorter as SPRS (only the nonzero
+   counters, with their indices): a short run's profile is then as small as what it did. */
+static int shorter_sparse(unsigned long long ncounters, unsigned long long k)
+{
+  return ncounters <= SPRS_MAX_COUNTERS && 2 * k + 1 < ncounters;
+}
+
+/* Appends the head of a unit record (UNIT, or SPRS with its k nonzero counters) up to its
+   counters: the one writer of it for whole profiles and for sparse snapshots. */
+static void put_unit_head(struct out *o, const struct pp_sparse *h, int sparse)
+{
+  put_u32(o, sparse ? SPRS_TAG : UNIT_TAG);
+  put_u32(o, (unsigned long)strlen(h->name));
+  put_u64(o, h->checksum);
+  put_u64(o, h->ncounters);
+  if (sparse)
+    put_u64(o, h->nset);
+  put_u64(o, h->nhash);
+  put_u64(o, h->dropped);
+  put_name(o, h->name);
+}
+
+/* Appends one unit record of a canonical profile, as the shorter of its two records. */
 static void put_unit(struct out *o, const struct pp_unitrec *u)
 {
-  unsigned long long i, k = nonzero(u);
-  int sparse = u->ncounters <= SPRS_MAX_COUNTERS && 2 * k + 1 < u->ncounters;
+  struct pp_sparse h;
+  unsigned long long i;
+  int sparse;
 
-  put_u32(o, sparse ? SPRS_TAG : UNIT_TAG);
-  put_u32(o, (unsigned long)strlen(u->name));
-  put_u64(o, u->checksum);
-  put_u64(o, u->ncounters);
-  if (sparse)
-    put_u64(o, k);
-  put_u64(o, u->nhash);
-  put_u64(o, u->dropped);
-  put_name(o, u->name);
+  memset(&h, 0, sizeof h);
+  h.checksum = u->checksum;
+  h.ncounters = u->ncounters;
+  h.nset = nonzero(u);
+  h.nhash = u->nhash;
+  h.dropped = u->dropped;
+  h.name = u->name;
+  sparse = shorter_sparse(u->ncounters, h.nset);
+  put_unit_head(o, &h, sparse);
   for (i = 0; i < u->ncounters && !o->failed; i++) {
     if (sparse && !u->counters[i])
       continue;
@@ -140,7 +162,7 @@ static void put_unit(struct out *o, const struct pp_unitrec *u)
       put_u64(o, i);
     put_u64(o, u->counters[i]);
   }
-  put_hash(o, u);
+  put_hash(o, u->hash, u->nhash);
 }
 
 /* Appends the OSPH record of canonical profile c: blocks name unit records by their position. */
@@ -217,29 +239,43 @@ static void put_test(struct out *o, const struct pp_test *t)
     put_unit(o, &t->units[i]);
 }
 
+/* Appends the head of the PART record: n entries follow, and the dropped count. The one writer
+   of it for whole profiles and for sparse snapshots. */
+static void put_part_head(struct out *o, unsigned long long n, unsigned long long dropped)
+{
+  put_u32(o, PART_TAG);
+  put_u32(o, 1);
+  put_u64(o, n);
+  put_u64(o, dropped);
+}
+
+/* Appends one unit's n partial paths as PART entries: its checksum, then (fn, site, r, count). */
+static void put_part_entries(struct out *o, unsigned long long checksum, const struct pp_part *p, unsigned long long n)
+{
+  unsigned long long k;
+  for (k = 0; k < n && !o->failed; k++) {
+    put_u64(o, checksum);
+    put_u64(o, p[k].fn);
+    put_u64(o, p[k].site);
+    put_u64(o, p[k].r);
+    put_u64(o, (unsigned long long)p[k].count);
+  }
+}
+
 /* Appends the PART record of a canonical profile when it has partial paths or a dropped count:
-   entries by unit checksum, then (fn, site, r). */
+   entries by unit checksum. */
 static void put_parts(struct out *o, const struct pp_profile *c)
 {
-  unsigned long long n = 0, k;
+  unsigned long long n = 0;
   size_t i;
 
   for (i = 0; i < c->nunits; i++)
     n += c->units[i].npart;
   if (!n && !c->part_dropped)
     return;
-  put_u32(o, PART_TAG);
-  put_u32(o, 1);
-  put_u64(o, n);
-  put_u64(o, c->part_dropped);
+  put_part_head(o, n, c->part_dropped);
   for (i = 0; i < c->nunits && !o->failed; i++)
-    for (k = 0; k < c->units[i].npart; k++) {
-      put_u64(o, c->units[i].checksum);
-      put_u64(o, c->units[i].part[k].fn);
-      put_u64(o, c->units[i].part[k].site);
-      put_u64(o, c->units[i].part[k].r);
-      put_u64(o, (unsigned long long)c->units[i].part[k].count);
-    }
+    put_part_entries(o, c->units[i].checksum, c->units[i].part, c->units[i].npart);
 }
 
 /* Encodes a canonical copy of p in the profile format into a malloc'd buffer. */
@@ -288,35 +324,22 @@ int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *l
 static void put_sparse(struct out *o, const struct pp_sparse *u)
 {
   unsigned long long i, j;
-  int sparse = u->ncounters <= SPRS_MAX_COUNTERS && 2 * u->nset + 1 < u->ncounters;
+  int sparse = shorter_sparse(u->ncounters, u->nset);
 
-  put_u32(o, sparse ? SPRS_TAG : UNIT_TAG);
-  put_u32(o, (unsigned long)strlen(u->name));
-  put_u64(o, u->checksum);
-  put_u64(o, u->ncounters);
-  if (sparse)
-    put_u64(o, u->nset);
-  put_u64(o, u->nhash);
-  put_u64(o, u->dropped);
-  put_name(o, u->name);
+  put_unit_head(o, u, sparse);
   for (i = j = 0; sparse && i < u->nset && !o->failed; i++) {
     put_u64(o, u->idx[i]);
     put_u64(o, u->val[i]);
   }
   for (i = 0; !sparse && i < u->ncounters && !o->failed; i++) /* dense: zeros between */
     put_u64(o, j < u->nset && u->idx[j] == i ? u->val[j++] : 0);
-  for (i = 0; i < u->nhash && !o->failed; i++) {
-    put_u64(o, u->hash[i].fn);
-    put_u64(o, u->hash[i].id);
-    put_u64(o, u->hash[i].count);
-  }
+  put_hash(o, u->hash, u->nhash);
 }
 
-/* Encodes n sparse units (sorted by checksum, each once) as one stream. */
 /* The PART record of sparse units: their partial paths and dropped count, when there are any. */
 static void put_sparse_parts(struct out *o, const struct pp_sparse *u, size_t n)
 {
-  unsigned long long np = 0, dropped = 0, k;
+  unsigned long long np = 0, dropped = 0;
   size_t i;
 
   for (i = 0; i < n; i++) {
@@ -325,20 +348,12 @@ static void put_sparse_parts(struct out *o, const struct pp_sparse *u, size_t n)
   }
   if (!np && !dropped)
     return;
-  put_u32(o, PART_TAG);
-  put_u32(o, 1);
-  put_u64(o, np);
-  put_u64(o, dropped);
+  put_part_head(o, np, dropped);
   for (i = 0; i < n && !o->failed; i++)
-    for (k = 0; k < u[i].npart; k++) {
-      put_u64(o, u[i].checksum);
-      put_u64(o, u[i].part[k].fn);
-      put_u64(o, u[i].part[k].site);
-      put_u64(o, u[i].part[k].r);
-      put_u64(o, (unsigned long long)u[i].part[k].count);
-    }
+    put_part_entries(o, u[i].checksum, u[i].part, u[i].npart);
 }
 
+/* Encodes n sparse units (sorted by checksum, each once) as one stream. */
 int pp_profile_encode_sparse(const struct pp_sparse *u, size_t n, unsigned char **buf, size_t *len)
 {
   struct out o;
@@ -478,8 +493,8 @@ static int save_device(const struct pp_profile *p, const char *path, char *err, 
 
 /* Writes p to a new temporary beside path (<path>.tmp under the caller's lock, else
    <path>.tmp.<pid>), made by pp_open_new, and renames it over path (a link at path is replaced,
-   not followed); with PP_SAVE_SYNC the file and its directory are synced. The old file stays
-   on error. */
+   not followed), or with PP_SAVE_NEW links it there (a file there is kept: errno EEXIST); with
+   PP_SAVE_SYNC the file and its directory are synced. The old file stays on error. */
 int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flags, char *err,
                           size_t errlen)
 {
@@ -500,15 +515,16 @@ int pp_profile_save_flags(const struct pp_profile *p, const char *path, int flag
     snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
   fd = pp_open_new(tmp);
   e = fd < 0 ? errno : fill_temp(p, fd, flags & PP_SAVE_SYNC, &what);
-  if (e == 0 && rename(tmp, path) != 0) {
+  if (e == 0 && ((flags & PP_SAVE_NEW) ? link(tmp, path) : rename(tmp, path)) != 0) {
     e = errno;
-    what = "cannot rename temporary";
+    what = (flags & PP_SAVE_NEW) ? "cannot link" : "cannot rename temporary";
   }
+  if (fd >= 0 && (e != 0 || (flags & PP_SAVE_NEW)))
+    unlink(tmp); /* linked: path is the file's name now */
   if (e != 0) {
-    if (fd >= 0)
-      unlink(tmp);
     ppf_fail(err, errlen, "%s: %s %s: %s", path, what, tmp, strerror(e));
     free(tmp);
+    errno = e;
     return -1;
   }
   free(tmp);

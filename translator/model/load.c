@@ -84,23 +84,48 @@ static int tables_checksum(const char *path, uint64_t *sum) {
   return rc;
 }
 
-/* Depth-limited search of dir for a *.pp.json with the checksum; returns its path or NULL. */
-static char *search_dir(const char *dir, uint64_t sum, int depth) {
+/* Build-system scratch directories and hidden ones: their units' tables are the build
+   system's to delete (CMake's try-compiles), so no search looks there. */
+static bool skipped_dir(const char *name) {
+  return name[0] == '.' || !strcmp(name, "CMakeScratch") || !strcmp(name, "CMakeTmp");
+}
+
+/* One walk for finding the tables of units that ran and of units that never did (load.h), so
+   both look in the same places the same way. */
+bool pp_tables_walk(const char *dir, int depth, PPTablesVisit visit, void *arg) {
   DIR *d = opendir(dir);
   struct dirent *e;
-  char *found = NULL;
-  if (!d) return NULL;
-  while (!found && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
+  bool stop = false;
+  if (!d) return false;
+  while (!stop && (e = readdir(d))) {
+    if (skipped_dir(e->d_name)) continue;
     char *p = pp_xasprintf("%s/%s", dir, e->d_name);
     struct stat st;
     uint64_t s;
-    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth > 0) found = search_dir(p, sum, depth - 1);
-    else if (S_ISREG(st.st_mode) && pp_ends_with(p, ".pp.json") && tables_checksum(p, &s) == 0 && s == sum) found = pp_xstrdup(p);
+    bool ok = stat(p, &st) == 0;
+    if (ok && S_ISDIR(st.st_mode)) stop = depth > 0 && pp_tables_walk(p, depth - 1, visit, arg);
+    else if (ok && S_ISREG(st.st_mode) && pp_ends_with(p, ".pp.json") && tables_checksum(p, &s) == 0) stop = visit(p, &st, s, arg);
     free(p);
   }
   closedir(d);
-  return found;
+  return stop;
+}
+
+typedef struct { uint64_t sum; char *found; } Search;
+
+/* Stops the walk at the first tables with the checksum sought. */
+static bool has_sum(const char *path, const struct stat *st, uint64_t sum, void *arg) {
+  Search *s = arg;
+  (void)st;
+  if (sum == s->sum) s->found = pp_xstrdup(path);
+  return s->found != NULL;
+}
+
+/* Depth-limited search of dir for a *.pp.json with the checksum; returns its path or NULL. */
+static char *search_dir(const char *dir, uint64_t sum, int depth) {
+  Search s = { sum, NULL };
+  pp_tables_walk(dir, depth, has_sum, &s);
+  return s.found;
 }
 
 /* The unit's tables: where the build recorded them, else in $PATHPROF_DB or below the working
@@ -382,7 +407,9 @@ int pp_partial_block(const PPTabFunc *f, uint64_t site) {
 /* D(v) = the sum of (value - increment) over any DAG path from the entry to v: the same for
    every such path, because every complete path's increments add up to its value. A register
    holding r at v therefore means the prefix whose values add up to r + D(v). */
-static uint64_t *offsets(const PPGraph *g) {
+uint64_t *pp_partial_offsets(const PPTabFunc *f) {
+  const PPGraph *g = &f->g;
+  if (!g->out_start) return NULL;
   size_t n = g->blocks.n;
   uint64_t *d = pp_xcalloc(n + 1, sizeof *d);
   char *seen = pp_xcalloc(n + 1, 1);
@@ -417,13 +444,12 @@ static int cut_at(const PPGraph *g, uint64_t p, int v, bool before, int *edges, 
   return n > cap ? -1 : n;
 }
 
-int pp_partial_prefix(const PPTabFunc *f, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id) {
+/* The register plus the offset of the block it stopped at is the path id (pp_partial_offsets). */
+int pp_partial_prefix(const PPTabFunc *f, const uint64_t *d, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id) {
   const PPGraph *g = &f->g;
   int v = pp_partial_block(f, site);
-  if (v < 0 || (size_t)v >= g->blocks.n || v == PP_EXIT || !g->out_start) return -1;
-  uint64_t *d = offsets(g);
+  if (v < 0 || (size_t)v >= g->blocks.n || v == PP_EXIT || !d) return -1;
   *id = r + d[v];
-  free(d);
   return cut_at(g, *id, v, (site & PP_SITE_BEFORE) != 0, edges, cap);
 }
 
@@ -433,21 +459,25 @@ int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap
   return cut_at(&f->g, p->id, v, (p->site & PP_SITE_BEFORE) != 0, edges, cap);
 }
 
-int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const struct pp_part *p, int *es, uint64_t *id) {
+/* Edge mode keeps no register, so only the block is known there (load.h). */
+int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const uint64_t *d, const struct pp_part *p, int *es,
+                      uint64_t *id) {
   *id = 0;
   if (pp_tables_edge_mode(&u->tab)) return pp_partial_block(f, p->site);
-  return pp_partial_prefix(f, p->site, p->r, es, (int)f->g.edges.n + 1, id);
+  return pp_partial_prefix(f, d, p->site, p->r, es, (int)f->g.edges.n + 1, id);
 }
 
 /* The partial paths of function fn of unit u (hosted profiles keep them on the unit record),
    added to v's: by (site, id), zeros dropped; undecodable ones counted in v->bad_parts. */
 static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
   int *es = pp_xmalloc(sizeof(int) * (u->tab.funcs.v[fn].g.edges.n + 1));
+  uint64_t *d = NULL;
   for (unsigned long long i = 0; i < u->rec->npart; i++) {
     const struct pp_part *p = &u->rec->part[i];
     uint64_t id;
     if (p->fn != (unsigned long long)fn) continue;
-    if (pp_partial_decode(u, &u->tab.funcs.v[fn], p, es, &id) < 0) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
+    if (!d) d = pp_partial_offsets(&u->tab.funcs.v[fn]);  /* once, and only for a function with some */
+    if (pp_partial_decode(u, &u->tab.funcs.v[fn], d, p, es, &id) < 0) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
     size_t k;
     for (k = 0; k < v->nparts && !(v->parts[k].site == p->site && v->parts[k].id == id); k++) {}
     if (k == v->nparts) {
@@ -462,6 +492,7 @@ static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
     if (v->parts[k].count) v->parts[m++] = v->parts[k];
   v->nparts = m;
   free(es);
+  free(d);
 }
 
 char *pp_partial_lines(const PPTables *t, const PPTabFunc *f, const PPPartial *p) {
@@ -491,7 +522,7 @@ char *pp_partial_lines(const PPTables *t, const PPTabFunc *f, const PPPartial *p
 /* The file a unit's tables name, as one spelling: relative names start in the compiler's working
    directory, and the result is the real path when the file is there, else the path with "." and
    ".." taken out ("inc/h.h" from one directory and "../inc/h.h" from another are one file). */
-static char *file_key(const PPTables *t, const char *name) {
+char *pp_file_key(const PPTables *t, const char *name) {
   char buf[PATH_MAX];
   char *p = name[0] != '/' && t->cwd && *t->cwd ? pp_xasprintf("%s/%s", t->cwd, name) : pp_xstrdup(name);
   if (realpath(p, buf)) { free(p); return pp_xstrdup(buf); }
@@ -518,7 +549,7 @@ static bool same_function(const PPFuncView *v, const PPLoadedUnit *u, int fn) {
   if (strcmp(a->name, b->name) || a->line != b->line || a->g.npaths != b->g.npaths ||
       pp_tables_edge_mode(&v->u->tab) != pp_tables_edge_mode(&u->tab) || a->g.edges.n != b->g.edges.n)
     return false;
-  char *x = file_key(&v->u->tab, v->u->tab.files.v[a->file]), *y = file_key(&u->tab, u->tab.files.v[b->file]);
+  char *x = pp_file_key(&v->u->tab, v->u->tab.files.v[a->file]), *y = pp_file_key(&u->tab, u->tab.files.v[b->file]);
   bool same = !strcmp(x, y);
   free(x); free(y);
   return same;

@@ -3,6 +3,7 @@
 #define PP_LOAD_H
 #include "tables.h"
 #include "profile/profile.h"
+#include <sys/stat.h>
 
 typedef struct { uint64_t id, count; } PPPathCount;
 
@@ -34,6 +35,17 @@ int pp_load_test(const char *profile, const char *test, PPLoaded *l);
 int pp_load_unrun(PPLoaded *l, const char *root);
 void pp_loaded_free(PPLoaded *l);
 
+/* Called for each tables file a walk finds, with its checksum; true stops the walk. */
+typedef bool (*PPTablesVisit)(const char *path, const struct stat *st, uint64_t checksum, void *arg);
+/* Visits the *.pp.json under dir, depth directory levels down, hidden and build-system scratch
+   directories left out; returns true when a visit stopped it. Units that ran and units that
+   never did are both found through it. */
+bool pp_tables_walk(const char *dir, int depth, PPTablesVisit visit, void *arg);
+/* The file a unit's tables name, as one spelling: relative to the compiler's directory, the
+   real path when the file is there, else with "." and ".." taken out. Files (and units'
+   sources) are the same when their keys are. */
+char *pp_file_key(const PPTables *t, const char *name);
+
 /* The executed paths of function fn of a unit (count > 0), hottest first; *overflow gets the
    count of path ends with an out-of-range register. For a kpath function these are level 1 of
    its k-IPF: the sums of its k-slab forest's counters by id. */
@@ -48,15 +60,21 @@ typedef struct {
   int64_t count;
 } PPPartial;
 
-/* The prefix of a partial path (site, register r) of function f: its DAG edges into edges[]
-   (capacity cap; the first a dummy-entry edge when it starts at a loop header), their number,
-   and *id. Returns -1 when the site or r names no prefix (tables without sites, a damaged
-   profile). Edge mode has no register: use pp_partial_block. */
-int pp_partial_prefix(const PPTabFunc *f, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id);
-/* Partial path p of unit u's record decoded for its function f: in path modes its prefix's DAG
-   edges into es (room for f's edges + 1) and *id, returning their number; edge mode has no
-   register and returns the block it stopped in (*id 0). -1: p names no prefix. */
-int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const struct pp_part *p, int *es, uint64_t *id);
+/* What a register means at each block of f's DAG (the sum of value less increment on any path
+   to it), for pp_partial_prefix and pp_partial_decode: computed once per function, not once per
+   partial path. NULL when f has no DAG to walk; the caller frees it. */
+uint64_t *pp_partial_offsets(const PPTabFunc *f);
+/* The prefix of a partial path (site, register r) of function f, with d its offsets: its DAG
+   edges into edges[] (capacity cap; the first a dummy-entry edge when it starts at a loop
+   header), their number, and *id. Returns -1 when the site or r names no prefix (tables without
+   sites, a damaged profile). Edge mode has no register: use pp_partial_block. */
+int pp_partial_prefix(const PPTabFunc *f, const uint64_t *d, uint64_t site, uint64_t r, int *edges, int cap, uint64_t *id);
+/* Partial path p of unit u's record decoded for its function f (d: pp_partial_offsets(f)): in
+   path modes its prefix's DAG edges into es (room for f's edges + 1) and *id, returning their
+   number; edge mode has no register and returns the block it stopped in (*id 0). -1: p names
+   no prefix. */
+int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const uint64_t *d, const struct pp_part *p, int *es,
+                      uint64_t *id);
 /* The DAG edges of partial path p's prefix (p->id cut at its site's block) into edges[]; their
    number, or -1. */
 int pp_partial_edges(const PPTabFunc *f, const PPPartial *p, int *edges, int cap);

@@ -148,6 +148,12 @@ unsigned pp_pragma_top(const char *text, unsigned off, bool *found) {
   return top;
 }
 
+/* The last '/' ends the directories; a name without one is its own base (util.h). */
+const char *pp_base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
 bool pp_ends_with(const char *s, const char *suf) {
   size_t n = strlen(s), m = strlen(suf);
   return n >= m && !strcmp(s + n - m, suf);

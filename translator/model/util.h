@@ -13,6 +13,9 @@ char *pp_xstrdup(const char *s);
 char *pp_xasprintf(const char *fmt, ...);
 /* Whether s ends with suf. */
 bool pp_ends_with(const char *s, const char *suf);
+/* The file name of path p without its directories (a pointer into p): reports name sources
+   and units by it. */
+const char *pp_base_name(const char *p);
 /* The profile a pathprof command reads or writes: arg, else $PATHPROF_FILE (unless it is a
    pattern, which only the runtime expands), else "pathprof.out". */
 const char *pp_profile_name(const char *arg);

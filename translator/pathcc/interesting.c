@@ -6,12 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The file name without its directories. */
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* Records the DAG a profile's ids belong to: block count and live edges in order. */
 static void take_shape(PPIntFunc *f, const PPGraph *g) {
   f->shaped = true;
@@ -165,7 +159,7 @@ const PPIntFunc *pp_interesting_find(const PPInteresting *s, const char *file, c
   for (size_t i = 0; i < s->funcs.n; i++) {
     const PPIntFunc *f = &s->funcs.v[i];
     if (strcmp(f->name, name)) continue;
-    int rank = !f->file || !strcmp(f->file, file) ? 2 : !strcmp(base(f->file), base(file)) ? 1 : 0;
+    int rank = !f->file || !strcmp(f->file, file) ? 2 : !strcmp(pp_base_name(f->file), pp_base_name(file)) ? 1 : 0;
     if (!rank) continue;
     if (f->shaped && !same_shape(f, g)) { *changed = true; continue; }
     if (rank > best_rank) { best = f; best_rank = rank; }

@@ -99,6 +99,20 @@ int pp_coverage_file_of(const PPCoverage *c, const char *name);
    LCOV_EXCL_BR_LINE, _BR_START, _BR_STOP and the same with GCOVR_) to the coverage built. */
 void pp_coverage_exclude(PPCoverage *c);
 
+/* Does line ln of f count in the totals: it has code and no marker excludes it? One rule for
+   the plain report and --diff, so the two agree. */
+static inline bool pp_line_counted(const PPCovFile *f, unsigned ln) { return f->lines[ln].exists && !f->lines[ln].excluded; }
+
+/* exclude.c: the blocks of fn the markers take out (every line with code excluded), a mask of
+   g.blocks.n + 1 the caller frees; the paths through them leave the path totals. */
+char *pp_coverage_excluded_blocks(const PPCoverage *c, const PPCovFunc *fn);
+/* Per block of g, the paths from it to the exit that run no block marked in mark (counted on
+   the DAG); a marked entry block is not run by the paths that start at a loop head. One count
+   for the plain report's excluded paths and --diff's paths through a change. Caller frees. */
+uint64_t *pp_paths_avoiding(const PPGraph *g, const char *mark);
+/* Does path id run a block marked in mark (the entry by the same rule as pp_paths_avoiding)? */
+bool pp_path_runs_marked(const PPGraph *g, uint64_t id, const char *mark);
+
 /* The name a report gives file f: the file found on disk, else the tables' name. */
 const char *pp_coverage_file_name(const PPCovFile *f);
 #endif

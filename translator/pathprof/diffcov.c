@@ -192,37 +192,6 @@ static char *changed_blocks(const PPCovFunc *fn, const PPDiffFile *df, bool *any
   return ch;
 }
 
-/* Paths from each node to the exit that avoid every changed block (the DAG's reverse
-   topological order); the entry's own code runs only on paths that do not start at a loop
-   head, so a changed entry block is avoided by those. */
-static uint64_t *avoiding(const PPGraph *g, const char *ch) {
-  int n = (int)g->blocks.n;
-  int *order = pp_xmalloc(sizeof(int) * (size_t)(n + 1));
-  uint64_t *av = pp_xcalloc((size_t)n + 1, sizeof(uint64_t));
-  int k = pp_graph_topo(g, order);
-  for (int i = k - 1; i >= 0; i--) {
-    int v = order[i];
-    if (v == PP_EXIT) { av[v] = 1; continue; }
-    if (ch[v] && v != PP_ENTRY) continue;
-    PP_OUT_FOR(g, v, j) {
-      const PPEdge *e = &g->edges.v[g->out_edges[j]];
-      if (v == PP_ENTRY && ch[v] && e->kind != EK_DUMMY_ENTRY) continue;
-      av[v] = pp_sat_add(av[v], av[e->dst]);
-    }
-  }
-  free(order);
-  return av;
-}
-
-/* Does path id run a changed block? */
-static bool path_through(const PPGraph *g, uint64_t id, const char *ch, int *blocks) {
-  bool from_loop, to_loop;
-  int nb = pp_path_blocks(g, id, blocks, (int)g->blocks.n + 1, &from_loop, &to_loop);
-  for (int i = 0; i < nb; i++)
-    if (ch[blocks[i]]) return true;
-  return false;
-}
-
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -230,17 +199,18 @@ static int cmp_u64(const void *a, const void *b) {
 
 typedef struct {
   const PPGraph *g;
-  const char *ch;
-  const uint64_t *av;     /* paths avoiding changed blocks, per node */
+  const char *ch, *ex;    /* changed blocks; excluded ones (markers), whose paths are left out */
+  const uint64_t *nex;    /* paths avoiding excluded blocks, per node */
+  const uint64_t *av;     /* paths avoiding excluded and changed blocks, per node */
   const uint64_t *ran;    /* executed ids, sorted */
   size_t nran;
   PPDiffFunc *out;
 } Missed;
 
 /* Depth-first over the DAG in id order, only into nodes from which a path through a changed
-   block is left (or one is already on the way), collecting ids that never ran; every branch
-   taken ends in a path through the change, so the walk costs at most the executed ones plus
-   those collected. */
+   block and no excluded one is left (or one is already on the way), collecting ids that never
+   ran; every branch taken ends in such a path, so the walk costs at most the executed ones
+   plus those collected. */
 static void walk(Missed *m, int v, uint64_t id, bool through, bool first) {
   if (m->out->nmissed >= PP_DIFF_MISSED) { m->out->more_missed = true; return; }
   if (v == PP_EXIT) {
@@ -249,32 +219,36 @@ static void walk(Missed *m, int v, uint64_t id, bool through, bool first) {
   }
   PP_OUT_FOR(m->g, v, j) {
     const PPEdge *e = &m->g->edges.v[m->g->out_edges[j]];
-    bool t = through || (m->ch[v] && !(first && e->kind == EK_DUMMY_ENTRY)) || m->ch[e->dst];
-    if (!t && m->g->np[e->dst] == m->av[e->dst]) continue;  /* nothing through the change from here */
+    bool loop_start = first && e->kind == EK_DUMMY_ENTRY;  /* the entry's own code does not run */
+    if ((m->ex[v] && !loop_start) || (e->dst != PP_EXIT && m->ex[e->dst])) continue;
+    bool t = through || (m->ch[v] && !loop_start) || m->ch[e->dst];
+    if (!t && m->nex[e->dst] == m->av[e->dst]) continue;  /* nothing through the change from here */
     walk(m, e->dst, id + e->val, t, false);
     if (m->out->more_missed) return;
   }
 }
 
-/* A function's paths through the changed blocks: static ones, executed ones, missed ids. */
-static void function_paths(const PPCovFunc *fn, const char *ch, PPDiffFunc *df) {
+/* A function's paths through the changed blocks and no excluded one (exclude.c's rule, so
+   --diff leaves out the paths the plain report does): static ones, executed ones, missed ids. */
+static void function_paths(const PPCoverage *c, const PPCovFunc *fn, const char *ch, PPDiffFunc *df) {
   const PPGraph *g = &fn->f->g;
   if (fn->view->edges || !g->np) return;  /* edge mode counts no paths */
   df->counted = true;
-  uint64_t *av = avoiding(g, ch);
-  df->paths = g->npaths >= av[PP_ENTRY] ? g->npaths - av[PP_ENTRY] : 0;
-  int *blocks = pp_xmalloc(sizeof(int) * (g->blocks.n + 1));
+  char *ex = pp_coverage_excluded_blocks(c, fn), *both = pp_xmalloc(g->blocks.n + 1);
+  for (size_t b = 0; b <= g->blocks.n; b++) both[b] = ex[b] || ch[b];
+  uint64_t *nex = pp_paths_avoiding(g, ex), *av = pp_paths_avoiding(g, both);
+  df->paths = nex[PP_ENTRY] >= av[PP_ENTRY] ? nex[PP_ENTRY] - av[PP_ENTRY] : 0;
   uint64_t *ran = pp_xmalloc(sizeof(uint64_t) * (fn->view->n + 1));
   size_t nran = 0;
   for (size_t i = 0; i < fn->view->n; i++) {
     if (!fn->view->paths[i].count || fn->view->paths[i].id >= g->npaths) continue;
     ran[nran++] = fn->view->paths[i].id;
-    df->paths_hit += path_through(g, fn->view->paths[i].id, ch, blocks);
+    df->paths_hit += pp_path_runs_marked(g, fn->view->paths[i].id, ch) && !pp_path_runs_marked(g, fn->view->paths[i].id, ex);
   }
   pp_sort(ran, nran, sizeof *ran, cmp_u64);
-  Missed m = { g, ch, av, ran, nran, df };
+  Missed m = { g, ch, ex, nex, av, ran, nran, df };
   if (df->paths > df->paths_hit) walk(&m, PP_ENTRY, 0, false, true);
-  free(ran); free(blocks); free(av);
+  free(ran); free(nex); free(av); free(both); free(ex);
 }
 
 /* Lines, branches, functions and paths of the changed code in one file. */
@@ -282,9 +256,9 @@ static void file_sums(const PPCoverage *c, PPDiff *d, size_t k) {
   PPDiffFile *df = &d->files.v[k];
   const PPCovFile *f = &c->files.v[df->file];
   for (unsigned ln = 1; ln <= f->nlines; ln++)
-    if (f->lines[ln].exists && changed_at(df, ln)) { df->sum.lines++; df->sum.lines_hit += f->lines[ln].count > 0; }
+    if (pp_line_counted(f, ln) && changed_at(df, ln)) { df->sum.lines++; df->sum.lines_hit += f->lines[ln].count > 0; }
   for (size_t b = 0; b < f->branches.n; b++)
-    if (changed_at(df, f->branches.v[b].line)) { df->sum.br++; df->sum.br_hit += f->branches.v[b].count > 0; }
+    if (!f->branches.v[b].excluded && changed_at(df, f->branches.v[b].line)) { df->sum.br++; df->sum.br_hit += f->branches.v[b].count > 0; }
   for (size_t i = 0; i < f->funcs.n; i++) {
     const PPCovFunc *fn = &c->funcs.v[f->funcs.v[i]];
     bool any;
@@ -294,7 +268,7 @@ static void file_sums(const PPCoverage *c, PPDiff *d, size_t k) {
       memset(&x, 0, sizeof x);
       x.func = f->funcs.v[i];
       x.dfile = (int)k;
-      function_paths(fn, ch, &x);
+      function_paths(c, fn, ch, &x);
       df->sum.funcs++;
       df->sum.funcs_hit += fn->calls > 0;
       df->sum.paths = pp_sat_add(df->sum.paths, x.paths);

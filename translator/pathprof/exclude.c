@@ -57,31 +57,63 @@ static bool block_excluded(const PPCoverage *c, const PPCovFunc *fn, const PPBlo
   return any;
 }
 
-/* Paths through excluded blocks: all paths less those that avoid them (counted on the DAG from
-   the exit back), and the executed ones among them. */
-static void exclude_paths(const PPCoverage *c, PPCovFunc *fn) {
+/* The excluded blocks as a mask (coverage.h): the plain report's path totals and --diff's both
+   leave out the paths through these, so they must come from one place. */
+char *pp_coverage_excluded_blocks(const PPCoverage *c, const PPCovFunc *fn) {
   const PPGraph *g = &fn->f->g;
-  size_t n = g->blocks.n;
-  bool *ex = pp_xcalloc(n + 1, sizeof(bool)), any = false;
-  for (size_t b = 0; b < n; b++) any |= ex[b] = g->blocks.v[b].live && b != PP_EXIT && block_excluded(c, fn, &g->blocks.v[b]);
-  if (!any || fn->view->edges || !g->out_start) { free(ex); return; }
-  uint64_t *np = pp_xcalloc(n + 1, sizeof(uint64_t));
-  int *order = pp_xmalloc(sizeof(int) * (n + 1)), k = pp_graph_topo(g, order);
-  np[PP_EXIT] = 1;
+  char *ex = pp_xcalloc(g->blocks.n + 1, 1);
+  for (size_t b = 0; b < g->blocks.n; b++) ex[b] = g->blocks.v[b].live && b != PP_EXIT && block_excluded(c, fn, &g->blocks.v[b]);
+  return ex;
+}
+
+/* Counted from the exit back in topological order (coverage.h); the entry rule keeps a marked
+   entry from taking out the paths that start at a loop head, which never run its code. */
+uint64_t *pp_paths_avoiding(const PPGraph *g, const char *mark) {
+  int n = (int)g->blocks.n;
+  int *order = pp_xmalloc(sizeof(int) * (size_t)(n + 1));
+  uint64_t *av = pp_xcalloc((size_t)n + 1, sizeof(uint64_t));
+  int k = pp_graph_topo(g, order);
   for (int i = k - 1; i >= 0; i--) {
     int v = order[i];
-    if (v == PP_EXIT || ex[v]) continue;
-    PP_OUT_FOR(g, v, j) np[v] = pp_sat_add(np[v], np[g->edges.v[g->out_edges[j]].dst]);
+    if (v == PP_EXIT) { av[v] = 1; continue; }
+    if (mark[v] && v != PP_ENTRY) continue;
+    PP_OUT_FOR(g, v, j) {
+      const PPEdge *e = &g->edges.v[g->out_edges[j]];
+      if (v == PP_ENTRY && mark[v] && e->kind != EK_DUMMY_ENTRY) continue;
+      av[v] = pp_sat_add(av[v], av[e->dst]);
+    }
   }
-  fn->paths_excl = g->npaths - (np[PP_ENTRY] < g->npaths ? np[PP_ENTRY] : g->npaths);
-  int *es = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
-  for (size_t i = 0; i < fn->view->n; i++) {
-    int m = pp_number_decode(g, fn->view->paths[i].id, es, (int)g->edges.n + 1);
-    bool through = m > 0 && g->edges.v[es[0]].kind != EK_DUMMY_ENTRY && ex[PP_ENTRY];
-    for (int j = 0; j < m && !through; j++) through = ex[g->edges.v[es[j]].dst];
-    fn->paths_excl_hit += through;
+  free(order);
+  return av;
+}
+
+/* Decodes the path's blocks (pp_path_blocks leaves the entry out of paths from a loop head, the
+   rule pp_paths_avoiding counts by), so counts of executed and static paths agree. */
+bool pp_path_runs_marked(const PPGraph *g, uint64_t id, const char *mark) {
+  int *blocks = pp_xmalloc(sizeof(int) * (g->blocks.n + 1));
+  bool from_loop, to_loop, runs = false;
+  int nb = pp_path_blocks(g, id, blocks, (int)g->blocks.n + 1, &from_loop, &to_loop);
+  for (int i = 0; i < nb && !runs; i++) runs = mark[blocks[i]];
+  free(blocks);
+  return runs;
+}
+
+/* Paths through excluded blocks: all paths less those that avoid them, and the executed ones
+   among them, by the same count and entry rule as --diff's paths (a shared mechanism, so an
+   excluded entry cannot take out more paths than the executed ones it leaves out). */
+static void exclude_paths(const PPCoverage *c, PPCovFunc *fn) {
+  const PPGraph *g = &fn->f->g;
+  if (fn->view->edges || !g->out_start) return;
+  char *ex = pp_coverage_excluded_blocks(c, fn);
+  bool any = false;
+  for (size_t b = 0; b < g->blocks.n && !any; b++) any = ex[b];
+  if (any) {
+    uint64_t *av = pp_paths_avoiding(g, ex);
+    fn->paths_excl = g->npaths - (av[PP_ENTRY] < g->npaths ? av[PP_ENTRY] : g->npaths);
+    for (size_t i = 0; i < fn->view->n; i++) fn->paths_excl_hit += pp_path_runs_marked(g, fn->view->paths[i].id, ex);
+    free(av);
   }
-  free(es); free(np); free(order); free(ex);
+  free(ex);
 }
 
 void pp_coverage_exclude(PPCoverage *c) {

@@ -37,11 +37,6 @@ static int hot_cmp(const void *a, const void *b) {
   return x->node - y->node;
 }
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 static int run_kpaths(int argc, char **argv);
 
 static const PPOpt kpaths_opts[] = {
@@ -146,7 +141,7 @@ static void print_hot(const Hot *h, size_t nh, size_t top) {
     const PPKNode *n = &k->t.nodes.v[h[i].node];
     char *chain = id_chain(&k->t, h[i].node);
     printf("\n  %12" PRIu64 " %5.1f%%  %s (%s:%u)  %s\n", n->count, 100.0 * (double)n->count / (double)k->total,
-           f->name, base(k->u->tab.files.v[f->file]), f->line, chain);
+           f->name, pp_base_name(k->u->tab.files.v[f->file]), f->line, chain);
     free(chain);
     uint64_t ids[64];
     int m = pp_kipf_ngram(&k->t, h[i].node, ids, 64);
@@ -180,7 +175,7 @@ static void print_tree(const KFunc *k, int first, size_t top) {
 static void print_summary(const KFunc *k) {
   const PPTabFunc *f = &k->u->tab.funcs.v[k->fn];
   printf("%s (%s:%u): k = %lu, k-SF %llu nodes (%llu bytes), %u-IPF %zu nodes", f->name,
-         base(k->u->tab.files.v[f->file]), f->line, k->ksf->k, k->ksf->nnodes, k->ksf->nnodes * KSF_NODE_BYTES,
+         pp_base_name(k->u->tab.files.v[f->file]), f->line, k->ksf->k, k->ksf->nnodes, k->ksf->nnodes * KSF_NODE_BYTES,
          k->t.k, k->t.nodes.n);
   if (k->ksf->dropped) printf(", !! %llu ids dropped (no memory for their forest nodes)", k->ksf->dropped);
   printf("\n");
@@ -243,7 +238,7 @@ static int run_kpaths(int argc, char **argv) {
       for (size_t i = 0; o.tree && i < v.n; i++) {
         const PPTabFunc *f = &v.v[i].u->tab.funcs.v[v.v[i].fn];
         printf("\n%u-IPF of %s (%s:%u), hottest %zu children per node:\n", v.v[i].t.k, f->name,
-               base(v.v[i].u->tab.files.v[f->file]), f->line, o.top);
+               pp_base_name(v.v[i].u->tab.files.v[f->file]), f->line, o.top);
         print_tree(&v.v[i], v.v[i].t.first_root, o.top);
       }
     }

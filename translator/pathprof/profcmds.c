@@ -131,11 +131,6 @@ static int run_merge(int argc, char **argv) {
 typedef struct { char *func, *where, *path, *key; uint64_t id, count, shape; } KPath;
 typedef VEC(KPath) KPaths;
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* The executed paths of l; with uninteresting, only those of ppp functions outside their
    interesting set (the residual paths the build itself detected). */
 static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
@@ -146,7 +141,7 @@ static void collect(const PPLoaded *l, KPaths *out, bool uninteresting) {
     const char *file = v[i].u->tab.files.v[f->file];
     for (size_t k = 0; k < v[i].n; k++) {
       if (uninteresting && (!f->ppp || pp_ppp_slot(&f->num, v[i].paths[k].id) >= 0)) continue;
-      KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", base(file), f->line, f->end_line),
+      KPath p = { pp_xasprintf("%s\t%s", file, f->name), pp_xasprintf("%s:%u-%u", pp_base_name(file), f->line, f->end_line),
                   pp_path_lines(&v[i].u->tab, f, v[i].paths[k].id), pp_path_key(&v[i].u->tab, f, v[i].paths[k].id),
                   v[i].paths[k].id, v[i].paths[k].count, pp_func_shape(&v[i].u->tab, f) };
       VEC_PUSH(*out, p);
@@ -193,25 +188,59 @@ static void ksort(KPaths *k) {
   k->n = j;
 }
 
+/* The paths of function func in k, which is sorted by function: their first index, and (the
+   return) the one past their last, by binary search, so lookups by function stay near-linear. */
+static size_t func_range(const KPaths *k, const char *func, size_t *lo) {
+  size_t a = 0, b = k->n;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (strcmp(k->v[m].func, func) < 0) a = m + 1; else b = m;
+  }
+  *lo = a;
+  while (b < k->n && !strcmp(k->v[b].func, func)) b++;
+  return b;
+}
+
+/* Orders paths by function, lines, then key: the paths printed alike sit together. */
+static int by_lines(const void *x, const void *y) {
+  const KPath *a = *(const KPath *const *)x, *b = *(const KPath *const *)y;
+  int c = strcmp(a->func, b->func);
+  if (!c) c = strcmp(a->path, b->path);
+  return c ? c : strcmp(a->key, b->key);
+}
+
 /* Paths of one function that run through the same lines print the same; each such path's text
    gets the decisions that tell it from the others ("{9:14=T}"), among the paths of all of
-   lists[0..n) (a residual path is told from the baseline's paths too). */
+   lists[0..n) (a residual path is told from the baseline's paths too). The paths of all lists
+   are sorted once by (function, lines), so each finds its look-alikes by binary search. */
 static void tell_apart(KPaths *k, KPaths *const *lists, size_t n) {
   char **text = pp_xcalloc(k->n + 1, sizeof *text);
+  size_t total = 0;
+  for (size_t l = 0; l < n; l++) total += lists[l]->n;
+  const KPath **all = pp_xmalloc(sizeof *all * (total + 1));
+  total = 0;
+  for (size_t l = 0; l < n; l++)
+    for (size_t j = 0; j < lists[l]->n; j++) all[total++] = &lists[l]->v[j];
+  pp_sort(all, total, sizeof *all, by_lines);
   for (size_t i = 0; i < k->n; i++) {
+    const KPath *x = &k->v[i];
+    size_t a = 0, b = total;
+    while (a < b) {  /* the first of x's function and lines */
+      size_t m = a + (b - a) / 2;
+      int c = strcmp(all[m]->func, x->func);
+      if ((c ? c : strcmp(all[m]->path, x->path)) < 0) a = m + 1; else b = m;
+    }
     VEC(const char *) same = {0};
-    for (size_t l = 0; l < n; l++)
-      for (size_t j = 0; j < lists[l]->n; j++) {
-        const KPath *o = &lists[l]->v[j];
-        if (!strcmp(o->func, k->v[i].func) && !strcmp(o->path, k->v[i].path) && strcmp(o->key, k->v[i].key)) VEC_PUSH(same, o->key);
-      }
+    for (; a < total && !strcmp(all[a]->func, x->func) && !strcmp(all[a]->path, x->path); a++)
+      if (strcmp(all[a]->key, x->key)) VEC_PUSH(same, all[a]->key);
     if (same.n) {
-      char *d = pp_key_difference(k->v[i].key, same.v, same.n);
-      text[i] = pp_xasprintf("%s {%s}", k->v[i].path, *d ? d : k->v[i].key);
+      char *d = pp_key_difference(x->key, same.v, same.n);
+      text[i] = pp_xasprintf("%s {%s}", x->path, *d ? d : x->key);
       free(d);
     }
     VEC_FREE(same);
   }
+  free(all);
   for (size_t i = 0; i < k->n; i++)  /* after all are known: the comparisons read the lines */
     if (text[i]) { free(k->v[i].path); k->v[i].path = text[i]; }
   free(text);
@@ -232,15 +261,19 @@ static void tell_apart_both(KPaths *a, KPaths *b) {
   VEC_FREE(ca);
 }
 
-/* Functions that both lists hold, built from different source (their shapes differ): named
-   once on stdout, and their paths dropped from both lists, so they are not compared. */
+static int str_cmp(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* Functions that both lists hold (each sorted by function), built from different source (their
+   shapes differ): named once on stdout, and their paths dropped from both lists, so they are
+   not compared. Each function of a is looked up in b by binary search. */
 static size_t drop_changed(KPaths *a, KPaths *b, const char *what, PPStr *msg) {
-  VEC(char *) gone = {0};  /* the functions built from different source, each once */
+  VEC(char *) gone = {0};  /* the functions built from different source, each once, sorted */
   for (size_t i = 0; i < a->n; i++) {
     const KPath *x = &a->v[i];
     if (i && !strcmp(a->v[i - 1].func, x->func)) continue;
+    size_t lo, hi = func_range(b, x->func, &lo);
     bool changed = false;
-    for (size_t j = 0; j < b->n && !changed; j++) changed = !strcmp(b->v[j].func, x->func) && b->v[j].shape != x->shape;
+    for (size_t j = lo; j < hi && !changed; j++) changed = b->v[j].shape != x->shape;
     if (!changed) continue;
     pp_str_addf(msg, "%s (%s): built from different source in the two profiles: its paths are not %s\n", fn_name(x->func),
                 x->where, what);
@@ -250,9 +283,7 @@ static size_t drop_changed(KPaths *a, KPaths *b, const char *what, PPStr *msg) {
     KPaths *l = side ? b : a;
     size_t k = 0;
     for (size_t i = 0; i < l->n; i++) {
-      bool changed = false;
-      for (size_t j = 0; j < gone.n && !changed; j++) changed = !strcmp(gone.v[j], l->v[i].func);
-      if (changed) kpfree(&l->v[i]);
+      if (bsearch(&l->v[i].func, gone.v, gone.n, sizeof *gone.v, str_cmp)) kpfree(&l->v[i]);
       else l->v[k++] = l->v[i];
     }
     l->n = k;
@@ -328,8 +359,9 @@ static int run_diff(int argc, char **argv) {
     const KPath *p = d.v[k].a ? d.v[k].a : d.v[k].b;
     if (!cur || strcmp(cur, p->func)) {
       uint64_t ta = 0, tb = 0;
-      for (size_t q = 0; q < a.n; q++) if (!strcmp(a.v[q].func, p->func)) ta = pp_sat_add(ta, a.v[q].count);
-      for (size_t q = 0; q < b.n; q++) if (!strcmp(b.v[q].func, p->func)) tb = pp_sat_add(tb, b.v[q].count);
+      size_t lo, hi = func_range(&a, p->func, &lo);
+      for (size_t q = lo; q < hi; q++) ta = pp_sat_add(ta, a.v[q].count);
+      for (hi = func_range(&b, p->func, &lo); lo < hi; lo++) tb = pp_sat_add(tb, b.v[lo].count);
       printf("\n%s (%s): %" PRIu64 " -> %" PRIu64 " path executions\n", fn_name(p->func), p->where, ta, tb);
       printf("  %13s %12s %12s  %s\n", "change", "A", "B", "path (lines)");
       cur = p->func;

@@ -24,28 +24,43 @@ static int busy_cmp(const void *a, const void *b) {
   return x->total != y->total ? (x->total > y->total ? -1 : 1) : 0;
 }
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
+/* A function's executed paths as print_function shows them: by[] their lines with their index,
+   sorted by lines (the paths that print alike sit together), at[i] where path i stands in by[],
+   and keys[i] path i's key, made once when first needed (a key decodes the path). */
+typedef struct { char *lines; size_t i; } ByLines;
+typedef struct { const PPFuncView *v; ByLines *by; size_t *at; char **keys; } Texts;
+
+static int lines_cmp(const void *x, const void *y) {
+  const ByLines *a = x, *b = y;
+  int c = strcmp(a->lines, b->lines);
+  return c ? c : a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* The text of executed path i of v: its lines, and when another executed path of the function
-   runs through the same lines, the decisions that tell them apart ("{12:9=F}": line 12, column 9,
-   false), which way each goes on that line. lines[] holds every executed path's lines. */
-static char *path_text(const PPFuncView *v, char **lines, size_t i) {
-  const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
-  VEC(char *) same = {0};
-  for (size_t j = 0; j < v->n; j++)
-    if (j != i && !strcmp(lines[j], lines[i])) VEC_PUSH(same, pp_path_key(&v->u->tab, f, v->paths[j].id));
-  if (!same.n) return pp_xstrdup(lines[i]);
-  char *key = pp_path_key(&v->u->tab, f, v->paths[i].id);
-  char *d = pp_key_difference(key, (const char *const *)same.v, same.n);
-  char *t = pp_xasprintf("%s {%s}", lines[i], *d ? d : key);
-  for (size_t j = 0; j < same.n; j++) free(same.v[j]);
+/* Path i's key, decoded on first use and kept: each is asked for by every look-alike path. */
+static const char *key_of(Texts *t, size_t i) {
+  const PPTabFunc *f = &t->v->u->tab.funcs.v[t->v->fn];
+  if (!t->keys[i]) t->keys[i] = pp_path_key(&t->v->u->tab, f, t->v->paths[i].id);
+  return t->keys[i];
+}
+
+/* The text of executed path i: its lines, and when another executed path of the function runs
+   through the same lines, the decisions that tell them apart ("{12:9=F}": line 12, column 9,
+   false), which way each goes on that line. Only the paths of its group are looked at. */
+static char *path_text(Texts *t, size_t i) {
+  size_t s = t->at[i], e = s + 1;
+  const char *lines = t->by[s].lines;
+  while (s > 0 && !strcmp(t->by[s - 1].lines, lines)) s--;
+  while (e < t->v->n && !strcmp(t->by[e].lines, lines)) e++;
+  if (e - s == 1) return pp_xstrdup(lines);
+  VEC(const char *) same = {0};
+  for (size_t k = s; k < e; k++)
+    if (t->by[k].i != i) VEC_PUSH(same, key_of(t, t->by[k].i));
+  const char *key = key_of(t, i);
+  char *d = pp_key_difference(key, same.v, same.n);
+  char *text = pp_xasprintf("%s {%s}", lines, *d ? d : key);
   VEC_FREE(same);
-  free(key);
   free(d);
-  return t;
+  return text;
 }
 
 /* The partial paths of activations that never finished (a negative count takes back a prefix
@@ -68,22 +83,27 @@ static void print_partials(const PPFuncView *v, size_t top) {
 static void print_function(const PPFuncView *v, size_t top) {
   const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
   printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
-         f->name, base(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
+         f->name, pp_base_name(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
          f->cfg_edges, f->hash ? ", hash table" : "");
   if (f->ppp) printf(", %zu interesting in %" PRIu64 " ppp slots", f->num.n, f->ppp_array ? f->num.slots : 0);
   if (v->copies > 1) printf(", compiled into %d units", v->copies);
   printf("\n");
   if (v->overflow) printf("  !! %" PRIu64 " path ends with an out-of-range register (overflow)\n", v->overflow);
-  char **all = pp_xcalloc(v->n + 1, sizeof *all);
-  for (size_t i = 0; i < v->n; i++) all[i] = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+  Texts t = { v, pp_xcalloc(v->n + 1, sizeof *t.by), pp_xcalloc(v->n + 1, sizeof *t.at), pp_xcalloc(v->n + 1, sizeof *t.keys) };
+  for (size_t i = 0; i < v->n; i++) {
+    t.by[i].lines = pp_path_lines(&v->u->tab, f, v->paths[i].id);
+    t.by[i].i = i;
+  }
+  pp_sort(t.by, v->n, sizeof *t.by, lines_cmp);
+  for (size_t k = 0; k < v->n; k++) t.at[t.by[k].i] = k;
   for (size_t i = 0; i < v->n && i < top; i++) {
-    char *text = path_text(v, all, i);
+    char *text = path_text(&t, i);
     printf("  %12" PRIu64 " %6.1f%%  #%-6" PRIu64 " %s\n", v->paths[i].count,
            100.0 * (double)v->paths[i].count / (double)v->total, v->paths[i].id, text);
     free(text);
   }
-  for (size_t i = 0; i < v->n; i++) free(all[i]);
-  free(all);
+  for (size_t i = 0; i < v->n; i++) { free(t.by[i].lines); free(t.keys[i]); }
+  free(t.by); free(t.at); free(t.keys);
   if (v->n > top) printf("  ... %zu more executed paths\n", v->n - top);
   print_partials(v, top);
 }
@@ -100,7 +120,7 @@ static void print_hottest(const PPFuncView *v, size_t nv, const char *only, size
   for (size_t i = 0; i < hot.n && i < top; i++) {
     const PPFuncView *fv = hot.v[i].f;
     const PPTabFunc *f = &fv->u->tab.funcs.v[fv->fn];
-    char *where = pp_xasprintf("%s (%s:%u)", f->name, base(fv->u->tab.files.v[f->file]), f->line);
+    char *where = pp_xasprintf("%s (%s:%u)", f->name, pp_base_name(fv->u->tab.files.v[f->file]), f->line);
     char *lines = pp_path_lines(&fv->u->tab, f, hot.v[i].id);
     printf("  %12" PRIu64 " %5.1f%%  %-24s #%" PRIu64 " %s\n", hot.v[i].count,
            100.0 * (double)hot.v[i].count / (double)fv->total, where, hot.v[i].id, lines);
@@ -216,7 +236,7 @@ static int run_report(int argc, char **argv) {
   for (size_t i = 0; i < l.units.n; i++)
     for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
       const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
-      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, base(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
+      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, pp_base_name(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
     }
   if (idle) {
     printf("\nbuilt but never run: %d unit%s\n", idle, idle > 1 ? "s" : "");
@@ -269,10 +289,12 @@ static void dump_partials(const PPLoadedUnit *u, int fn) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   bool edge = pp_tables_edge_mode(&u->tab);
   int *es = pp_xmalloc(sizeof(int) * (f->g.edges.n + 1));
+  uint64_t *d = NULL;
   for (unsigned long long i = 0; i < u->rec->npart; i++) {
     const struct pp_part *p = &u->rec->part[i];
     uint64_t id;
-    int k = p->fn == (unsigned long long)fn ? pp_partial_decode(u, f, p, es, &id) : -2;
+    if (p->fn == (unsigned long long)fn && !d) d = pp_partial_offsets(f);  /* once for all the function's */
+    int k = p->fn == (unsigned long long)fn ? pp_partial_decode(u, f, d, p, es, &id) : -2;
     if (k == -2) continue;
     if (edge && k >= 0) {  /* the block it stopped in */
       printf("QE %016llx %d %lld %d %llu\n", u->rec->checksum, fn, p->count, k, p->site);
@@ -287,6 +309,7 @@ static void dump_partials(const PPLoadedUnit *u, int fn) {
     printf(" %llu\n", p->site);
   }
   free(es);
+  free(d);
 }
 
 static void dump_decoded(const PPLoaded *l) {

@@ -36,11 +36,6 @@ static uint64_t rd(const Img *m, size_t off, int w) {
   return v;
 }
 
-static const char *basename_of(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* The tables path a string of the image holds, or NULL: the string is cut after the last
    unprintable byte (other data may run into it) and, if that names no file, from a '/' on. */
 static char *tables_name(char *s) {
@@ -261,7 +256,7 @@ static int run_size(int argc, char **argv) {
     fflush(stdout);
     if (stat(e.tables.v[t], &st)) { fprintf(stderr, "pathprof size: %s: tables missing\n", e.tables.v[t]); rc = 1; continue; }
     if (pp_tables_read(e.tables.v[t], &tab, &err)) { fprintf(stderr, "pathprof size: %s\n", err); free(err); rc = 1; continue; }
-    const char *file = basename_of(tab.source);
+    const char *file = pp_base_name(tab.source);
     const Sym *c = find_sym(&e, "__pathprof_c", file, 1), *h = find_sym(&e, "__pathprof_h", file, 1),
               *u = find_sym(&e, "__pathprof_u", file, 1);
     uint64_t width = c && tab.ncounters && c->size % tab.ncounters == 0 ? c->size / tab.ncounters : 8;

@@ -127,17 +127,12 @@ static void free_tests(Tests *T) {
 
 static const PPTabFunc *func_of(const Tests *T, const Key *k) { return &T->l->units.v[k->unit].tab.funcs.v[k->fn]; }
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* "grade (m.c:4) #3: 6 8 10 11-12" for a path. */
 static char *path_text(const Tests *T, const Key *k) {
   const PPLoadedUnit *u = &T->l->units.v[k->unit];
   const PPTabFunc *f = func_of(T, k);
   char *lines = pp_path_lines(&u->tab, f, k->id);
-  char *s = pp_xasprintf("%s (%s:%u) #%" PRIu64 ": %s", f->name, base(u->tab.files.v[f->file]), f->line, k->id, lines);
+  char *s = pp_xasprintf("%s (%s:%u) #%" PRIu64 ": %s", f->name, pp_base_name(u->tab.files.v[f->file]), f->line, k->id, lines);
   free(lines);
   return s;
 }

@@ -47,4 +47,3 @@ PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f) {
   return lb;
 }
 
-bool pp_line_counted(const PPCovFile *f, unsigned ln) { return f->lines[ln].exists && !f->lines[ln].excluded; }

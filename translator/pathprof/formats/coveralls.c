@@ -86,7 +86,6 @@ static bool file_digest(const char *path, char out[33]) {
 
 /* ---- the job ---- */
 
-static json_t *jcount(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
 
 /* coverage: one entry per source line, null where there is no code; branches: flat quadruples
    [line, block, branch, hits], a block being one decision as in lcov. */
@@ -94,7 +93,7 @@ static json_t *source_file(const PPCovFile *f, const char *digest) {
   json_t *cov = json_array(), *br = json_array();
   unsigned n = f->nsrc;
   for (unsigned ln = 1; ln <= n; ln++)
-    json_array_append_new(cov, ln <= f->nlines && pp_line_counted(f, ln) ? jcount(f->lines[ln].count) : json_null());
+    json_array_append_new(cov, ln <= f->nlines && pp_line_counted(f, ln) ? pp_json_count(f->lines[ln].count) : json_null());
   unsigned block = 0;
   for (size_t k = 0; k < f->branches.n; k++) {
     const PPCovBranch *b = &f->branches.v[k];
@@ -103,7 +102,7 @@ static json_t *source_file(const PPCovFile *f, const char *digest) {
     json_array_append_new(br, json_integer(b->line));
     json_array_append_new(br, json_integer(block));
     json_array_append_new(br, json_integer(b->arm));
-    json_array_append_new(br, jcount(b->count));
+    json_array_append_new(br, pp_json_count(b->count));
   }
   return json_pack("{s:s, s:s, s:o, s:o}", "name", pp_report_path(f), "source_digest", digest, "coverage", cov,
                    "branches", br);

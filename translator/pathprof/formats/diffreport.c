@@ -10,12 +10,12 @@
 /* ---- what every writer lists ---- */
 
 /* "14-15, 20": the changed lines of f with code that never ran; misses with only lines
-   without code between them make one range. */
+   without code (or excluded ones, which the totals leave out) between them make one range. */
 static char *line_ranges(const PPCovFile *f, const PPDiffFile *df) {
   PPStr s = {0};
   unsigned start = 0, last = 0;
   for (unsigned ln = 1; ln <= f->nlines + 1; ln++) {
-    if (ln <= f->nlines && !f->lines[ln].exists) continue;
+    if (ln <= f->nlines && !pp_line_counted(f, ln)) continue;
     bool miss = ln <= f->nlines && ln <= df->nchanged_max && df->changed[ln] && !f->lines[ln].count;
     if (miss) {
       if (!start) start = ln;
@@ -30,18 +30,12 @@ static char *line_ranges(const PPCovFile *f, const PPDiffFile *df) {
   return pp_str_take(&s);
 }
 
-static const char *base_name(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
-static double pct(uint64_t hit, uint64_t total) { return total ? 100.0 * (double)hit / (double)total : 100.0; }
-
 /* ---- text ---- */
 
+/* A cell of the table, the regular text report's (pp_text_ratio) after a space. */
 static void text_cell(FILE *o, uint64_t hit, uint64_t total) {
-  if (total) fprintf(o, " %7" PRIu64 "/%-7" PRIu64 " %5.1f%%", hit, total, pct(hit, total));
-  else fprintf(o, " %15s %6s", "-", "");
+  fputc(' ', o);
+  pp_text_ratio(o, hit, total);
 }
 
 static void text_sum(FILE *o, const char *name, const PPCovSum *s) {
@@ -56,7 +50,7 @@ static void text_sum(FILE *o, const char *name, const PPCovSum *s) {
 /* A function's paths through the change: how many ran, and the first that never did. */
 static void text_function(FILE *o, const PPCoverage *c, const PPDiffFunc *x) {
   const PPCovFunc *fn = &c->funcs.v[x->func];
-  fprintf(o, "  %s (%s:%u): ", fn->f->name, base_name(pp_coverage_file_name(&c->files.v[fn->file])), fn->f->line);
+  fprintf(o, "  %s (%s:%u): ", fn->f->name, pp_base_name(pp_coverage_file_name(&c->files.v[fn->file])), fn->f->line);
   if (!x->counted) { fputs("edge mode, no paths counted\n", o); return; }
   fprintf(o, "%" PRIu64 " of %" PRIu64 " paths through changed lines ran%s\n", x->paths_hit, x->paths,
           x->nmissed ? "; never ran:" : "");
@@ -89,7 +83,7 @@ void pp_diff_text(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
         n++;
         taken += f->branches.v[e].count > 0;
       }
-      if (pp_diff_changed(d, df->file, f->branches.v[b].line) && taken < n)
+      if (!f->branches.v[b].excluded && pp_diff_changed(d, df->file, f->branches.v[b].line) && taken < n)
         fprintf(o, "  decision on line %u: %u of %u outcomes taken%s\n", f->branches.v[b].line, taken, n,
                 f->branches.v[b].reached ? "" : " (never reached)");
       b = e;
@@ -109,15 +103,9 @@ void pp_diff_text(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
 
 /* ---- JSON ---- */
 
-static json_t *jcount(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
-
-static json_t *jratio(uint64_t hit, uint64_t total) {
-  return json_pack("{s:o, s:o}", "total", jcount(total), "covered", jcount(hit));
-}
-
 static json_t *jsum(const PPCovSum *s) {
-  return json_pack("{s:o, s:o, s:o, s:o}", "lines", jratio(s->lines_hit, s->lines), "branches", jratio(s->br_hit, s->br),
-                   "functions", jratio(s->funcs_hit, s->funcs), "paths", jratio(s->paths_hit, s->paths));
+  return json_pack("{s:o, s:o, s:o, s:o}", "lines", pp_json_ratio(s->lines_hit, s->lines), "branches", pp_json_ratio(s->br_hit, s->br),
+                   "functions", pp_json_ratio(s->funcs_hit, s->funcs), "paths", pp_json_ratio(s->paths_hit, s->paths));
 }
 
 static json_t *jfile(const PPCoverage *c, const PPDiff *d, size_t k) {
@@ -127,15 +115,15 @@ static json_t *jfile(const PPCoverage *c, const PPDiff *d, size_t k) {
   for (unsigned ln = 1; ln <= df->nchanged_max; ln++) {
     if (!df->changed[ln]) continue;
     json_array_append_new(changed, json_integer(ln));
-    if (ln <= f->nlines && f->lines[ln].exists)
-      json_array_append_new(lines, json_pack("{s:i, s:o}", "line", (int)ln, "count", jcount(f->lines[ln].count)));
+    if (ln <= f->nlines && pp_line_counted(f, ln))
+      json_array_append_new(lines, json_pack("{s:i, s:o}", "line", (int)ln, "count", pp_json_count(f->lines[ln].count)));
   }
   for (size_t b = 0; b < f->branches.n;) {
     size_t e = b;
     json_t *outs = json_array();
     for (; e < f->branches.n && f->branches.v[e].func == f->branches.v[b].func && f->branches.v[e].block == f->branches.v[b].block; e++)
-      json_array_append_new(outs, jcount(f->branches.v[e].count));
-    if (pp_diff_changed(d, df->file, f->branches.v[b].line))
+      json_array_append_new(outs, pp_json_count(f->branches.v[e].count));
+    if (!f->branches.v[b].excluded && pp_diff_changed(d, df->file, f->branches.v[b].line))
       json_array_append_new(brs, json_pack("{s:i, s:b, s:o}", "line", (int)f->branches.v[b].line, "reached", f->branches.v[b].reached, "outcomes", outs));
     else json_decref(outs);
     b = e;
@@ -147,16 +135,16 @@ static json_t *jfile(const PPCoverage *c, const PPDiff *d, size_t k) {
     json_t *missed = json_array();
     for (int m = 0; m < x->nmissed; m++) {
       char *text = pp_path_lines(&fn->view->u->tab, fn->f, x->missed[m]);
-      json_array_append_new(missed, json_pack("{s:o, s:s}", "id", jcount(x->missed[m]), "lines", text));
+      json_array_append_new(missed, json_pack("{s:o, s:s}", "id", pp_json_count(x->missed[m]), "lines", text));
       free(text);
     }
     json_array_append_new(funcs, json_pack("{s:s, s:i, s:o, s:o, s:o, s:b}", "name", fn->f->name, "line", (int)fn->f->line,
-                                           "calls", jcount(fn->calls),
-                                           "paths", x->counted ? jratio(x->paths_hit, x->paths) : json_null(),
+                                           "calls", pp_json_count(fn->calls),
+                                           "paths", x->counted ? pp_json_ratio(x->paths_hit, x->paths) : json_null(),
                                            "missed_paths", missed, "more_missed", x->more_missed));
   }
   json_t *sum = jsum(&df->sum);
-  if (d->has_mcdc) json_object_set_new(sum, "mcdc", jratio(df->mcdc_shown, df->mcdc));
+  if (d->has_mcdc) json_object_set_new(sum, "mcdc", pp_json_ratio(df->mcdc_shown, df->mcdc));
   return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "file", f->name, "path", pp_report_path(f), "summary", sum,
                    "changed_lines", changed, "lines", lines, "branches", brs, "functions", funcs);
 }
@@ -166,7 +154,7 @@ void pp_diff_json(FILE *o, const PPCoverage *c, const PPDiff *d, const char *pro
   for (size_t k = 0; k < d->files.n; k++) json_array_append_new(files, jfile(c, d, k));
   for (size_t i = 0; i < d->no_data.n; i++) json_array_append_new(nodata, json_string(d->no_data.v[i]));
   json_t *sum = jsum(&d->sum);
-  if (d->has_mcdc) json_object_set_new(sum, "mcdc", jratio(d->mcdc_shown, d->mcdc));
+  if (d->has_mcdc) json_object_set_new(sum, "mcdc", pp_json_ratio(d->mcdc_shown, d->mcdc));
   json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "format", "pathprof-diff-coverage", "version", 1, "profile",
                            profile, "base", d->base, "summary", sum, "files", files, "no_coverage_data", nodata);
   json_dumpf(root, o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -237,38 +225,28 @@ void pp_diff_markdown(FILE *o, const PPCoverage *c, const PPDiff *d, const char 
 
 /* ---- lcov: the changed files, their changed lines and the decisions on them ---- */
 
+typedef struct { const PPDiff *d; int dfile; } DiffPick;
+
+/* A function of the change: one with code on a changed line (PPDiff.funcs). */
+static bool diff_pick_func(const void *arg, int func) {
+  const DiffPick *p = arg;
+  for (size_t i = 0; i < p->d->funcs.n; i++)
+    if (p->d->funcs.v[i].dfile == p->dfile && p->d->funcs.v[i].func == func) return true;
+  return false;
+}
+
+/* A changed line of the record's file. */
+static bool diff_pick_line(const void *arg, unsigned ln) {
+  const DiffPick *p = arg;
+  return pp_diff_changed(p->d, p->d->files.v[p->dfile].file, ln);
+}
+
+/* The regular lcov writer (lcov.c), told to keep the change only: one mechanism, so a --diff
+   tracefile reads as the matching lines of the full one. */
 void pp_diff_lcov(FILE *o, const PPCoverage *c, const PPDiff *d) {
   for (size_t k = 0; k < d->files.n; k++) {
-    const PPDiffFile *df = &d->files.v[k];
-    const PPCovFile *f = &c->files.v[df->file];
-    fprintf(o, "TN:\nSF:%s\n", pp_coverage_file_name(f));
-    unsigned fnf = 0, fnh = 0, brf = 0, brh = 0, lf = 0, lh = 0, block = 0;
-    for (size_t i = 0; i < d->funcs.n; i++)
-      if (d->funcs.v[i].dfile == (int)k) fprintf(o, "FN:%u,%s\n", c->funcs.v[d->funcs.v[i].func].name_line, c->funcs.v[d->funcs.v[i].func].f->name);
-    for (size_t i = 0; i < d->funcs.n; i++) {
-      if (d->funcs.v[i].dfile != (int)k) continue;
-      const PPCovFunc *fn = &c->funcs.v[d->funcs.v[i].func];
-      fprintf(o, "FNDA:%" PRIu64 ",%s\n", fn->calls, fn->f->name);
-      fnf++;
-      fnh += fn->calls > 0;
-    }
-    fprintf(o, "FNF:%u\nFNH:%u\n", fnf, fnh);
-    for (size_t b = 0; b < f->branches.n; b++) {
-      const PPCovBranch *x = &f->branches.v[b];
-      if (b && x->arm == 0) block++;
-      if (!pp_diff_changed(d, df->file, x->line)) continue;
-      if (x->reached) fprintf(o, "BRDA:%u,%u,%d,%" PRIu64 "\n", x->line, block, x->arm, x->count);
-      else fprintf(o, "BRDA:%u,%u,%d,-\n", x->line, block, x->arm);
-      brf++;
-      brh += x->count > 0;
-    }
-    fprintf(o, "BRF:%u\nBRH:%u\n", brf, brh);
-    for (unsigned ln = 1; ln <= f->nlines; ln++)
-      if (f->lines[ln].exists && pp_diff_changed(d, df->file, ln)) {
-        fprintf(o, "DA:%u,%" PRIu64 "\n", ln, f->lines[ln].count);
-        lf++;
-        lh += f->lines[ln].count > 0;
-      }
-    fprintf(o, "LF:%u\nLH:%u\nend_of_record\n", lf, lh);
+    DiffPick p = { d, (int)k };
+    PPLcovPick pick = { diff_pick_func, diff_pick_line, &p };
+    pp_lcov_file(o, c, d->files.v[k].file, &pick);
   }
 }

@@ -2,6 +2,7 @@
 #ifndef PP_FORMATS_H
 #define PP_FORMATS_H
 #include "pathprof/coverage.h"
+#include <jansson.h>
 #include <stdio.h>
 
 /* A summary per file and function (text.c). */
@@ -10,8 +11,26 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile);
 void pp_format_gcov(FILE *o, const PPCoverage *c, const char *profile);
 /* doc/coverage-json.md (json.c). */
 void pp_format_json(FILE *o, const PPCoverage *c, const char *profile);
+/* A count as a JSON integer, held at INT64_MAX: Jansson's integers are signed, and a saturated
+   count must not turn negative (json.c; every JSON writer of counts uses it). */
+json_t *pp_json_count(uint64_t v);
+/* {"total": t, "covered": h}: the shape of every hit/total pair in the JSON reports (json.c). */
+json_t *pp_json_ratio(uint64_t hit, uint64_t total);
+/* A text report's "hit/total pct%" cell, blank with "-" when there is nothing to cover (text.c;
+   the coverage, MC/DC and --diff tables line up because they share it). */
+void pp_text_ratio(FILE *o, uint64_t hit, uint64_t total);
 /* An lcov tracefile (lcov.c). */
 void pp_format_lcov(FILE *o, const PPCoverage *c);
+/* Which functions and lines (with their branches) one lcov record shows: --diff keeps those of
+   the change, the full report all; arg is the picker's own. */
+typedef struct {
+  bool (*func)(const void *arg, int func);      /* func: index in PPCoverage.funcs */
+  bool (*line)(const void *arg, unsigned line);
+  const void *arg;
+} PPLcovPick;
+/* File fi's lcov record (SF .. end_of_record), the excluded lines and branches left out;
+   pick NULL: every function and line, and MC/DC where the build has it. */
+void pp_lcov_file(FILE *o, const PPCoverage *c, int fi, const PPLcovPick *pick);
 /* Cobertura XML (cobertura.c). */
 void pp_format_cobertura(FILE *o, const PPCoverage *c);
 /* Writes index.html, s<N>.html per source file and f<N>.html per function into dir (created if
@@ -47,7 +66,4 @@ const char *pp_report_path(const PPCovFile *f);
    only when MC/DC shows that value of it. */
 typedef struct { unsigned total, taken; bool reached; } PPLineBranches;
 PPLineBranches *pp_line_branches(const PPCoverage *c, const PPCovFile *f);
-/* Whether line ln of f is a line of code that markers do not exclude (the CI formats leave
-   excluded lines out, as gcovr does). */
-bool pp_line_counted(const PPCovFile *f, unsigned ln);
 #endif

@@ -56,11 +56,6 @@ static const char script[] =
 
 /* ---- small writers ---- */
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 
 static void head(FILE *o, const char *title, bool js) {
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", o);
@@ -136,7 +131,7 @@ static void file_page(FILE *o, const PPCoverage *c, size_t i) {
   const PPCovFile *f = &c->files.v[i];
   PPCovSum s = {0};
   pp_coverage_sum_file(c, f, &s);
-  head(o, base(pp_coverage_file_name(f)), false);
+  head(o, pp_base_name(pp_coverage_file_name(f)), false);
   fputs("<p><a href=\"index.html\">index</a></p>\n<h1>", o);
   pp_fputs_xml(o, pp_coverage_file_name(f));
   fprintf(o, "</h1>\n<table><tr><th>lines</th><th>functions</th><th>blocks</th><th>edges</th><th>branches</th><th>paths</th>"
@@ -428,10 +423,10 @@ static void function_page(FILE *o, const PPCoverage *c, int i, const char *dir) 
   FnPage p = { c, &c->funcs.v[i], &c->files.v[c->funcs.v[i].file], i, dir };
   head(o, p.fn->f->name, true);
   fprintf(o, "<p><a href=\"index.html\">index</a> &middot; <a href=\"s%d.html#fn%d\">", p.fn->file, i);
-  pp_fputs_xml(o, base(pp_coverage_file_name(p.file)));
+  pp_fputs_xml(o, pp_base_name(pp_coverage_file_name(p.file)));
   fputs("</a></p>\n<h1>", o);
   pp_fputs_xml(o, p.fn->f->name);
-  fprintf(o, " <small>(%s:%u-%u)</small></h1>\n", base(pp_coverage_file_name(p.file)), p.fn->f->line, p.fn->f->end_line);
+  fprintf(o, " <small>(%s:%u-%u)</small></h1>\n", pp_base_name(pp_coverage_file_name(p.file)), p.fn->f->line, p.fn->f->end_line);
   for (size_t k = 0; k < sizeof fn_sections / sizeof *fn_sections; k++) fn_sections[k](o, &p);
   fputs("</body></html>\n", o);
 }

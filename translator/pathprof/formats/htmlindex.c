@@ -218,11 +218,6 @@ static void tree_rows(FILE *o, const Tree *t, int v, const char *parent_path, in
   free(path);
 }
 
-static const char *base(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 /* One row per function (with --diff: per function with changed code), sortable and searched
    like the files. */
 static void function_rows(FILE *o, const PPCoverage *c, const PPDiff *d) {
@@ -243,7 +238,7 @@ static void function_rows(FILE *o, const PPCoverage *c, const PPDiff *d) {
     fprintf(o, "\"><td class=\"name\"><a href=\"f%d.html\">", fi);
     pp_fputs_xml(o, fn->f->name);
     fputs("</a></td><td class=\"name\">", o);
-    pp_fputs_xml(o, base(pp_coverage_file_name(&c->files.v[fn->file])));
+    pp_fputs_xml(o, pp_base_name(pp_coverage_file_name(&c->files.v[fn->file])));
     fprintf(o, ":%u</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", fn->f->line, fn->calls, fn->calls);
     if (d) {
       if (d->funcs.v[k].counted) cell(o, d->funcs.v[k].paths_hit, d->funcs.v[k].paths);

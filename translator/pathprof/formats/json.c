@@ -7,19 +7,21 @@
 #include <jansson.h>
 #include <time.h>
 
-static json_t *jcount(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
+/* Clamped, not wrapped (formats.h). */
+json_t *pp_json_count(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
 
-static json_t *jratio(uint64_t hit, uint64_t total) {
-  return json_pack("{s:o, s:o}", "total", jcount(total), "covered", jcount(hit));
+/* One shape for every pair, so readers of any JSON report parse them alike (formats.h). */
+json_t *pp_json_ratio(uint64_t hit, uint64_t total) {
+  return json_pack("{s:o, s:o}", "total", pp_json_count(total), "covered", pp_json_count(hit));
 }
 
 static json_t *jsum(const PPCovSum *s) {
-  return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:s, s:o}, s:{s:o, s:o, s:o, s:o}}", "lines", jratio(s->lines_hit, s->lines),
-                   "functions", jratio(s->funcs_hit, s->funcs), "blocks", jratio(s->blocks_hit, s->blocks),
-                   "edges", jratio(s->edges_hit, s->edges), "branches", jratio(s->br_hit, s->br),
-                   "paths", "total", "", "covered", jcount(s->paths_hit),
-                   "excluded", "lines", jcount(s->lines_excl), "functions", jcount(s->funcs_excl), "branches",
-                   jcount(s->br_excl), "paths", jcount(s->paths_excl));
+  return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:s, s:o}, s:{s:o, s:o, s:o, s:o}}", "lines", pp_json_ratio(s->lines_hit, s->lines),
+                   "functions", pp_json_ratio(s->funcs_hit, s->funcs), "blocks", pp_json_ratio(s->blocks_hit, s->blocks),
+                   "edges", pp_json_ratio(s->edges_hit, s->edges), "branches", pp_json_ratio(s->br_hit, s->br),
+                   "paths", "total", "", "covered", pp_json_count(s->paths_hit),
+                   "excluded", "lines", pp_json_count(s->lines_excl), "functions", pp_json_count(s->funcs_excl), "branches",
+                   pp_json_count(s->br_excl), "paths", pp_json_count(s->paths_excl));
 }
 
 static void set_paths_total(json_t *sum, uint64_t total) {
@@ -33,22 +35,22 @@ static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
   char paths[32];
   snprintf(paths, sizeof paths, "%" PRIu64, g->npaths);
   json_t *blocks = json_array(), *edges = json_array();
-  for (size_t b = 0; b < g->blocks.n; b++) json_array_append_new(blocks, jcount(fn->blocks[b]));
+  for (size_t b = 0; b < g->blocks.n; b++) json_array_append_new(blocks, pp_json_count(fn->blocks[b]));
   for (size_t e = 0; e < g->edges.n; e++) {
     const PPEdge *x = &g->edges.v[e];
     json_array_append_new(edges, json_pack("{s:i, s:i, s:s, s:o}", "src", x->src, "dst", x->dst, "kind",
-                                           pp_edge_kind_name(x->kind), "count", jcount(fn->edges[e])));
+                                           pp_edge_kind_name(x->kind), "count", pp_json_count(fn->edges[e])));
   }
   (void)c;
   json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:o, s:o, s:o}",
                    "name", fn->f->name, "line", (int)fn->f->line, "end_line", (int)fn->f->end_line,
-                   "name_line", (int)fn->name_line, "calls", jcount(fn->calls), "copies", fn->view->copies,
+                   "name_line", (int)fn->name_line, "calls", pp_json_count(fn->calls), "copies", fn->view->copies,
                    "ambiguous", fn->ambiguous,
-                   "lines", jratio(fn->lines_hit, fn->lines_total), "blocks", jratio(fn->blocks_hit, fn->blocks_total),
-                   "edges", jratio(fn->edges_hit, fn->edges_total),
-                   "branches", jratio(fn->branches_hit, fn->branches_total),
-                   "paths", "total", paths, "covered", jcount(fn->paths_executed), "executions", jcount(fn->path_runs),
-                   "overflow", jcount(fn->view->overflow), "tables", json_string(fn->view->u->tables_path),
+                   "lines", pp_json_ratio(fn->lines_hit, fn->lines_total), "blocks", pp_json_ratio(fn->blocks_hit, fn->blocks_total),
+                   "edges", pp_json_ratio(fn->edges_hit, fn->edges_total),
+                   "branches", pp_json_ratio(fn->branches_hit, fn->branches_total),
+                   "paths", "total", paths, "covered", pp_json_count(fn->paths_executed), "executions", pp_json_count(fn->path_runs),
+                   "overflow", pp_json_count(fn->view->overflow), "tables", json_string(fn->view->u->tables_path),
                    "block_counts", blocks, "edge_counts", edges);
   json_object_set_new(o, "mode", json_string(fn->view->edges ? "edge" : "path"));
   json_t *parts = json_array();
@@ -63,8 +65,8 @@ static json_t *jfunc(const PPCoverage *c, const PPCovFunc *fn) {
   }
   json_object_set_new(o, "unfinished", json_integer((json_int_t)fn->unfinished));
   json_object_set_new(o, "excluded", json_pack("{s:b, s:i, s:i, s:o, s:o}", "function", fn->excluded, "lines", (int)fn->lines_excl,
-                                               "branches", (int)fn->branches_excl, "paths", jcount(fn->paths_excl),
-                                               "paths_executed", jcount(fn->paths_excl_hit)));
+                                               "branches", (int)fn->branches_excl, "paths", pp_json_count(fn->paths_excl),
+                                               "paths_executed", pp_json_count(fn->paths_excl_hit)));
   json_object_set_new(o, "partial_paths", parts);
   if (fn->view->edges) {  /* edge mode: paths were not counted */
     json_object_set_new(json_object_get(o, "paths"), "covered", json_null());
@@ -95,14 +97,14 @@ static void set_mcdc_sum(json_t *sum, const PPMcdc *m, int file) {
   PPMcdcSum ms = {0};
   pp_mcdc_sum_file(m, file, &ms);
   json_object_set_new(sum, "mcdc", json_pack("{s:s, s:o, s:o}", "definition", pp_mcdc_def_name(m->def), "decisions",
-                                             jratio(ms.dec_hit, ms.dec), "conditions", jratio(ms.cond_hit, ms.cond)));
+                                             pp_json_ratio(ms.dec_hit, ms.dec), "conditions", pp_json_ratio(ms.cond_hit, ms.cond)));
 }
 
 static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s) {
   json_t *lines = json_array(), *funcs = json_array(), *brs = json_array();
   for (unsigned ln = 1; ln <= f->nlines; ln++)
     if (f->lines[ln].exists)
-      json_array_append_new(lines, json_pack("{s:i, s:o, s:b, s:b}", "line", (int)ln, "count", jcount(f->lines[ln].count),
+      json_array_append_new(lines, json_pack("{s:i, s:o, s:b, s:b}", "line", (int)ln, "count", pp_json_count(f->lines[ln].count),
                                              "unexecuted_block", f->lines[ln].unexecuted_block, "excluded",
                                              f->lines[ln].excluded));
   for (size_t k = 0; k < f->funcs.n; k++) json_array_append_new(funcs, jfunc(c, &c->funcs.v[f->funcs.v[k]]));
@@ -111,7 +113,7 @@ static json_t *jfile(const PPCoverage *c, const PPCovFile *f, const PPCovSum *s)
     json_t *outs = json_array();
     size_t j = k;
     for (; j < f->branches.n && f->branches.v[j].func == b->func && f->branches.v[j].block == b->block; j++)
-      json_array_append_new(outs, jcount(f->branches.v[j].count));
+      json_array_append_new(outs, pp_json_count(f->branches.v[j].count));
     json_array_append_new(brs, json_pack("{s:i, s:s, s:i, s:b, s:o, s:b}", "line", (int)b->line, "function",
                                          c->funcs.v[b->func].f->name, "block", b->block, "reached", b->reached,
                                          "outcomes", outs, "excluded", b->excluded));

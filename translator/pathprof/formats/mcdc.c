@@ -1,5 +1,6 @@
 /* MC/DC in the coverage formats (pathprof coverage --mcdc): text summary and truth tables, gcov's
    condition lines, JSON (doc/coverage-json.md) and lcov 2.x MCDC records. */
+#include "formats.h"
 #include "mcdcfmt.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -42,10 +43,6 @@ void pp_mcdc_sum_file(const PPMcdc *m, int file, PPMcdcSum *s) {
     for (size_t i = m->file_start[file]; i < m->file_start[file + 1]; i++) pp_mcdc_sum_add(s, &m->decs.v[m->by_file[i]]);
 }
 
-static void pct(FILE *o, uint64_t hit, uint64_t total) {
-  if (total) fprintf(o, "%7" PRIu64 "/%-7" PRIu64 " %5.1f%%", hit, total, 100.0 * (double)hit / (double)total);
-  else fprintf(o, "%15s %6s", "-", "");
-}
 
 /* One decision's truth table of executed vectors and each condition's verdict. */
 static void text_decision(FILE *o, const PPCoverage *c, const PPMcdcDecision *d) {
@@ -87,14 +84,14 @@ void pp_mcdc_text(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *pro
     char *name = pp_xasprintf("%s:%u %s", f->t->files.v[f->f->file], f->name_line, f->f->name);
     fprintf(o, "%-40s ", name);
     free(name);
-    pct(o, s.dec_hit, s.dec); fputc(' ', o);
-    pct(o, s.cond_hit, s.cond); fputc('\n', o);
+    pp_text_ratio(o, s.dec_hit, s.dec); fputc(' ', o);
+    pp_text_ratio(o, s.cond_hit, s.cond); fputc('\n', o);
     all.dec += s.dec; all.dec_hit += s.dec_hit; all.cond += s.cond; all.cond_hit += s.cond_hit;
     i = k;
   }
   fprintf(o, "%-40s ", "total");
-  pct(o, all.dec_hit, all.dec); fputc(' ', o);
-  pct(o, all.cond_hit, all.cond); fputc('\n', o);
+  pp_text_ratio(o, all.dec_hit, all.dec); fputc(' ', o);
+  pp_text_ratio(o, all.cond_hit, all.cond); fputc('\n', o);
   for (size_t i = 0; i < m->decs.n; i++) text_decision(o, c, &m->decs.v[i]);
 }
 
@@ -144,7 +141,6 @@ static json_t *jstr(const char *s) {
   return j ? j : json_string("");
 }
 
-static json_t *jint(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
 
 json_t *pp_mcdc_jdecision(const PPCoverage *c, const PPMcdcDecision *d) {
   const PPCovFunc *f = &c->funcs.v[d->func];
@@ -161,12 +157,12 @@ json_t *pp_mcdc_jdecision(const PPCoverage *c, const PPMcdcDecision *d) {
     for (int k = 0; k < d->d->n; k++) vals[k] = tf(d->vecs.v[v].vals[k]);
     vals[d->d->n] = 0;
     json_array_append_new(vecs, json_pack("{s:s, s:b, s:o}", "values", vals, "outcome", d->vecs.v[v].outcome, "count",
-                                          jint(d->vecs.v[v].count)));
+                                          pp_json_count(d->vecs.v[v].count)));
   }
   free(vals);
   return json_pack("{s:o, s:o, s:i, s:i, s:o, s:o, s:i, s:o, s:o}", "file", jstr(f->t->files.v[d->d->file]), "function",
-                   jstr(f->f->name), "line", (int)d->d->line, "column", (int)d->d->col, "evaluations", jint(d->evaluations),
-                   "partial", jint(d->partial), "covered", d->covered, "conditions", conds, "vectors", vecs);
+                   jstr(f->f->name), "line", (int)d->d->line, "column", (int)d->d->col, "evaluations", pp_json_count(d->evaluations),
+                   "partial", pp_json_count(d->partial), "covered", d->covered, "conditions", conds, "vectors", vecs);
 }
 
 static void json_str(FILE *o, const char *s) {

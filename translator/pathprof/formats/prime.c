@@ -91,7 +91,7 @@ void pp_prime_json(FILE *o, const PPCoverage *c, const PPPrimes *p, const char *
       json_t *blocks = json_array();
       for (int b = 0; b < x->n; b++) json_array_append_new(blocks, json_integer(x->blocks[b]));
       char *ln = lines_of(c, pf, x);
-      json_t *cnt = x->state == PP_PRIME_UNDECIDED ? json_null() : json_integer(x->count > INT64_MAX ? INT64_MAX : (json_int_t)x->count);
+      json_t *cnt = x->state == PP_PRIME_UNDECIDED ? json_null() : pp_json_count(x->count);
       json_array_append_new(paths, json_pack("{s:o, s:s, s:i, s:s, s:o}", "blocks", blocks, "lines", ln, "back_edges",
                                              x->crossings, "state", state_name(x), "count", cnt));
       free(ln);

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <inttypes.h>
 
-static void pct(FILE *o, uint64_t hit, uint64_t total) {
+/* Fixed widths, so rows of any report that uses it line up (formats.h). */
+void pp_text_ratio(FILE *o, uint64_t hit, uint64_t total) {
   if (total) fprintf(o, "%7" PRIu64 "/%-7" PRIu64 " %5.1f%%", hit, total, 100.0 * (double)hit / (double)total);
   else fprintf(o, "%15s %6s", "-", "");
 }
@@ -46,23 +47,23 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
     pp_coverage_sum_file(c, f, &s);
     pp_coverage_sum_add(&all, &s);
     fprintf(o, "\n%-*s ", w, pp_coverage_file_name(f));
-    pct(o, s.lines_hit, s.lines); fputc(' ', o);
-    pct(o, s.funcs_hit, s.funcs); fputc(' ', o);
-    pct(o, s.blocks_hit, s.blocks); fputc(' ', o);
-    pct(o, s.br_hit, s.br); fputc(' ', o);
-    pct(o, s.paths_hit, s.paths); fputc('\n', o);
+    pp_text_ratio(o, s.lines_hit, s.lines); fputc(' ', o);
+    pp_text_ratio(o, s.funcs_hit, s.funcs); fputc(' ', o);
+    pp_text_ratio(o, s.blocks_hit, s.blocks); fputc(' ', o);
+    pp_text_ratio(o, s.br_hit, s.br); fputc(' ', o);
+    pp_text_ratio(o, s.paths_hit, s.paths); fputc('\n', o);
     excluded(o, w, &s);
     for (size_t k = 0; k < f->funcs.n; k++) {
       const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
       char *name = pp_xasprintf("  %s:%u", fn->f->name, fn->name_line);
       fprintf(o, "%-*s ", w, name);
       free(name);
-      pct(o, fn->lines_hit, fn->lines_total); fputc(' ', o);
+      pp_text_ratio(o, fn->lines_hit, fn->lines_total); fputc(' ', o);
       fprintf(o, "%14" PRIu64 " calls  ", fn->calls);
-      pct(o, fn->blocks_hit, fn->blocks_total); fputc(' ', o);
-      pct(o, fn->branches_hit, fn->branches_total); fputc(' ', o);
+      pp_text_ratio(o, fn->blocks_hit, fn->blocks_total); fputc(' ', o);
+      pp_text_ratio(o, fn->branches_hit, fn->branches_total); fputc(' ', o);
       if (fn->view->edges) fprintf(o, "%15s %6s", "edge mode", "");
-      else pct(o, fn->paths_executed, fn->f->g.npaths);
+      else pp_text_ratio(o, fn->paths_executed, fn->f->g.npaths);
       if (fn->view->unbalanced) fputs("  (edge counters unbalanced: an activation did not return)", o);
       if (fn->ambiguous) fputs("  (back-edge counts ambiguous)", o);
       if (fn->view->overflow) fprintf(o, "  (%" PRIu64 " out-of-range path ends)", fn->view->overflow);
@@ -73,11 +74,11 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
     }
   }
   fprintf(o, "\n%-*s ", w, "total");
-  pct(o, all.lines_hit, all.lines); fputc(' ', o);
-  pct(o, all.funcs_hit, all.funcs); fputc(' ', o);
-  pct(o, all.blocks_hit, all.blocks); fputc(' ', o);
-  pct(o, all.br_hit, all.br); fputc(' ', o);
-  pct(o, all.paths_hit, all.paths); fputc('\n', o);
+  pp_text_ratio(o, all.lines_hit, all.lines); fputc(' ', o);
+  pp_text_ratio(o, all.funcs_hit, all.funcs); fputc(' ', o);
+  pp_text_ratio(o, all.blocks_hit, all.blocks); fputc(' ', o);
+  pp_text_ratio(o, all.br_hit, all.br); fputc(' ', o);
+  pp_text_ratio(o, all.paths_hit, all.paths); fputc('\n', o);
   excluded(o, w, &all);
   if (c->mcdc && c->mcdc->decs.n) {
     PPMcdcSum ms = {0};
