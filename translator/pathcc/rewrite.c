@@ -566,9 +566,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->braces.v[i].close, SIDE_CLOSE, f->braces.v[i].lvl, false, pp_xstrdup("}"));
   }
   if (g.uses_b) /* the thread's identity holds for the activation: its base is read once */
-    edit(ed, f->body_open, SIDE_OPEN, 0, true,
-         pp_xasprintf(" %sunsigned long long *" B " = __pathprof_t ? __pathprof_t : __pathprof_base(&%s, &__pathprof_t, "
-                      "&__pathprof_o);", lay->ext, g.u));
+    edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long *" B " = __pathprof_g();", lay->ext));
   if (g.uses_r)
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",
