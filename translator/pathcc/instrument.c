@@ -390,8 +390,8 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
   }
   free(base);
   if (tls)  /* the thread's base (base mode): const, so the reads of one activation are one */
-    pp_str_addf(&s, "static %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
-                "__pathprof_base(&__pathprof_u%s, &__pathprof_t, &__pathprof_o); }\n",
+    pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
+                "__pathprof_base(&__pathprof_u%s, &__pathprof_t, &__pathprof_o); }\n", ext,
                 *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "", u->o->counter_bits == 32 ? ".base" : "");
   if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
     pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
