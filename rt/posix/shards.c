@@ -18,10 +18,10 @@
 struct shard {
   struct __pathprof_unit *u;
   unsigned long long *c;       /* u->ncounters counters */
-  unsigned long long **slot;   /* the owner's thread-local pointer to c */
+  unsigned long long **slot;   /* the owner's thread-local pointer to c (0 once retired) */
   pthread_t owner;
   int retired;                 /* the counts of exited threads: no owner, no slot */
-  struct shard *next;          /* all live shards */
+  struct shard *next;          /* all shards, live and retired */
   struct shard *tnext;         /* the owner's other shards */
 };
 
@@ -54,7 +54,8 @@ static void unlink_shard(struct shard *s)
     *p = s->next;
 }
 
-/* The retired shard of unit u, or 0; the caller holds shard_mutex. */
+/* The retired shard of unit u, or 0: one per unit holds the counts of all its exited threads,
+   so memory stays bounded however many threads come and go. The caller holds shard_mutex. */
 static struct shard *retired_of(const struct __pathprof_unit *u)
 {
   struct shard *s;
@@ -63,7 +64,8 @@ static struct shard *retired_of(const struct __pathprof_unit *u)
   return s;
 }
 
-/* Adds s into r (u's retired shard) and zeroes s; atomic, as a dump may be folding r. */
+/* Adds s into r (its unit's retired shard) and zeroes s; atomic, as a dump or the crash handler
+   may be folding r meanwhile. */
 static void fold_into(struct shard *r, struct shard *s)
 {
   unsigned long i;
@@ -106,13 +108,14 @@ static void thread_exit(void *chain)
   }
 }
 
-/* Creates the key whose destructor folds a thread's shards. */
+/* Creates the key whose destructor retires a thread's shards. */
 static void make_shard_key(void)
 {
   shard_key_ok = pthread_key_create(&shard_key, thread_exit) == 0;
 }
 
-/* A new shard of u for the calling thread, registered for its exit; 0 when out of memory. */
+/* A new zeroed shard of u for the calling thread, listed for dumps and chained to the thread's
+   key so that its exit retires it; 0 when out of memory. */
 static unsigned long long *new_shard(struct __pathprof_unit *u, unsigned long long **slot)
 {
   struct shard *s;
@@ -151,7 +154,7 @@ unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long lon
   return *slot;
 }
 
-/* Before a dump: every live shard's counts go into its unit. */
+/* Before a dump: every shard's counts, live or retired, go into its unit. */
 void __pathprof_backend_sync(void)
 {
   struct shard *s;
@@ -172,7 +175,7 @@ void __pathprof_crash_sync(void)
     fold_shard(s);
 }
 
-/* pathprof_reset: every live shard is zeroed. */
+/* pathprof_reset: every shard, live or retired, is zeroed. */
 void __pathprof_backend_reset(void)
 {
   struct shard *s;
