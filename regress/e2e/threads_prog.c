@@ -4,7 +4,8 @@
    argv[3] varies who runs work(): "main" (the main thread too, beside the THREADS threads),
    "spawn" (THREADS levels of an activation that starts the next level's thread, works, joins it
    and then ends its path: THREADS + 1 runs) or "fork" (main, a joined thread, a thread that
-   forks, the child and a thread of the child's: 5 runs, in two processes). */
+   forks, the child and a thread of the child's: 5 runs, in two processes) or "abort" (the main
+   thread and THREADS joined threads, then abort(): THREADS + 1 runs in the crash dump). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,10 +108,12 @@ int main(int argc, char **argv)
       perror("pthread_create");
       return 1;
     }
-  if (argc > 3 && !strcmp(argv[3], "main"))
+  if (argc > 3 && (!strcmp(argv[3], "main") || !strcmp(argv[3], "abort")))
     work(hist[n]);
   for (i = 0; i < n; i++)
     pthread_join(t[i], 0);
+  if (argc > 3 && !strcmp(argv[3], "abort"))
+    abort();
   for (k = 0; k < 4; k++)
     printf("class %d: %ld per thread\n", k, hist[0][k]);
   return 0;
