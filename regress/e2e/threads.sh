@@ -1,5 +1,5 @@
 #!/bin/sh
-# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (per-thread bases; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; so do auto's main thread beside 4 threads, activations that start threads before their paths end, a fork from a thread and an abort's crash dump (5 runs each); single reports its loss; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
+# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (per-thread bases; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; so do auto's main thread beside 4 threads, activations that start threads before their paths end, a fork from a thread and an abort's crash dump (5 runs each); single reports its loss; edge mode under auto counts exactly 8 times one thread too; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=threads
@@ -90,6 +90,25 @@ if [ -f "$d/auto1.txt" ] && [ -x "$d/t-auto" ]; then
   done
 else
   echo "not ok threads-auto-base: no auto build or one-thread profile"
+fi
+# edge mode under --update=auto counts through the same bases: classify's and work's counters
+# (from classify's first slot to spawn's) are exactly T times one thread's
+if (cd "$d" && "$top/bin/pathcc" --mode=edge --update=auto gcc -std=c99 -O2 -c -o t-edge.o "$top/regress/e2e/threads_prog.c" &&
+    "$top/bin/pathcc" gcc -pthread -o t-edge t-edge.o) >"$d/build-edge.log" 2>&1 && [ ! -s "$d/build-edge.log" ] &&
+   (cd "$d" && PATHPROF_FILE=e1.out timeout 60 ./t-edge 1 "$ITERS" >/dev/null && PATHPROF_FILE=eT.out timeout 120 ./t-edge $T "$ITERS" >/dev/null) &&
+   pp dump "$d/e1.out" >"$d/e1.txt" && pp dump "$d/eT.out" >"$d/eT.txt"; then
+  python3 - "$d/t-edge.pp.json" "$d/e1.txt" "$d/eT.txt" $T <<'PY'
+import json, re, sys
+off = {f["name"]: int(f["offset"]) for f in json.load(open(sys.argv[1]))["functions"]}
+lo, hi, t = off["classify"], off["spawn"], int(sys.argv[4])
+cnt = lambda p: {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"^\s*\[(\d+)\] (\d+)$", open(p).read(), re.M)}
+a, b = cnt(sys.argv[2]), cnt(sys.argv[3])
+bad = [i for i in range(lo, hi) if b.get(i, 0) != t * a.get(i, 0)]
+print("ok threads-edge-auto-exact: %d counters, %d threads" % (hi - lo, t) if a and not bad else
+      "not ok threads-edge-auto-exact: %d of %d counters differ, e.g. slot %s" % (len(bad), hi - lo, bad[:2]))
+PY
+else
+  echo "not ok threads-edge-auto: build or run failed: $(head -1 "$d/build-edge.log")"
 fi
 # kpath mode: each thread counts into its own forests (and the functions' forest caches change
 # hands between threads); the profile's k-iteration paths are exactly T times one thread's
