@@ -389,10 +389,10 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
-  if (tls)  /* the thread's base (base mode): const, so the reads of one activation are one */
+  if (tls)  /* the thread's base (64-bit counters only): const, so one activation's reads are one */
     pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
-                "__pathprof_base(&__pathprof_u%s, &__pathprof_t, &__pathprof_o); }\n", ext,
-                *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "", u->o->counter_bits == 32 ? ".base" : "");
+                "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
+                *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "");
   if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
     pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
                 u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
