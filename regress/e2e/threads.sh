@@ -1,5 +1,5 @@
 #!/bin/sh
-# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (shards; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; single reports its loss; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
+# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (per-thread bases; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; so do auto's main thread beside 4 threads, activations that start threads before their paths end, a fork from a thread and an abort's crash dump (5 runs each); single reports its loss; edge mode under auto counts exactly 8 times one thread too; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=threads
@@ -46,13 +46,11 @@ for u in atomic prefer-atomic single; do
   fi
 done
 # compiled without -pthread, linked with it (as many Makefiles do; glibc 2.34 needs no flag at
-# all): the default policy, auto, counts plainly until the first pthread_create and atomically
-# from then on, so the threads' paths count exactly; --update=single shows the loss it prevents
+# all): the default policy, auto, counts through each thread's own counter base, so the
+# threads' paths count exactly; --update=single shows the loss it prevents
 if (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O2 -c -o t-auto.o "$top/regress/e2e/threads_prog.c" &&
     "$top/bin/pathcc" gcc -pthread -o t-auto t-auto.o) >"$d/build-auto.log" 2>&1 && [ ! -s "$d/build-auto.log" ]; then
   if ! grep -q '"update":"auto"' "$d"/t-auto.pp.json; then echo "not ok threads-auto-default: the tables do not say auto"
-  elif ! getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($2, v, "."); exit !(v[1] > 2 || (v[1] == 2 && v[2] >= 32)) }'; then
-    echo "ok threads-auto-exact # skip: the C library has no __libc_single_threaded (glibc before 2.32)"
   else
     r=1; bad=0
     (cd "$d" && PATHPROF_FILE=auto1.out timeout 60 ./t-auto 1 "$ITERS" >/dev/null) && pp dump --decode "$d/auto1.out" >"$d/auto1.txt"
@@ -68,6 +66,49 @@ if (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O2 -c -o t-auto.o "$top/regress/e
   fi
 else
   echo "not ok threads-build-auto: $(head -1 "$d/build-auto.log")"
+fi
+# auto counts through each thread's base, read once per activation: the first thread to count
+# has the unit's own array, the others shards. Exact with the main thread counting beside 4
+# threads (main), with activations that start the next thread and end their paths after it
+# counted (spawn: spawn's own paths too, 4 levels that started one and the last that did not),
+# across a fork from a thread that is not the first (fork: the child's counts are its own), and
+# in the crash dump of an abort after 4 threads were joined (abort: their shards are retired)
+if [ -f "$d/auto1.txt" ] && [ -x "$d/t-auto" ]; then
+  for m in main spawn fork abort; do
+    rm -f "$d/base-$m.out" "$d"/base-$m.out.crash.* "$d/.base-$m.out.crashed"
+    (cd "$d" && PATHPROF_FILE=base-$m.out timeout 120 ./t-auto 4 "$ITERS" $m >base-$m.stdout 2>base-$m.stderr); rc=$?
+    [ $m = abort ] && [ $rc = 134 ] && grep -q "killed by a signal" "$d/base-$m.stderr" && rc=0 && : >"$d/base-$m.stderr"
+    if [ $rc != 0 ] || [ -s "$d/base-$m.stderr" ] || ! pp dump --decode "$d/base-$m.out" >"$d/base-$m.txt"; then
+      echo "not ok threads-auto-$m: run failed: $(head -1 "$d/base-$m.stderr")"
+    elif ! why=$(python3 "$top/regress/countcmp.py" --fn=0,1 "$d/auto1.txt" "$d/base-$m.txt" 5); then
+      echo "not ok threads-auto-$m: not exactly 5 times one thread: $(echo "$why" | head -1)"
+    elif [ $m = spawn ] && [ "$(awk '$1 == "P" && $3 == 2 { print $4 }' "$d/base-$m.txt" | sort -n | tr '\n' ' ')" != "1 4 " ]; then
+      echo "not ok threads-auto-spawn: spawn's paths counted $(awk '$1 == "P" && $3 == 2 { print $4 }' "$d/base-$m.txt" | tr '\n' ' '), not 4 and 1"
+    else
+      echo "ok threads-auto-$m: 5 x $ITERS"
+    fi
+  done
+else
+  echo "not ok threads-auto-base: no auto build or one-thread profile"
+fi
+# edge mode under --update=auto counts through the same bases: classify's and work's counters
+# (from classify's first slot to spawn's) are exactly T times one thread's
+if (cd "$d" && "$top/bin/pathcc" --mode=edge --update=auto gcc -std=c99 -O2 -c -o t-edge.o "$top/regress/e2e/threads_prog.c" &&
+    "$top/bin/pathcc" gcc -pthread -o t-edge t-edge.o) >"$d/build-edge.log" 2>&1 && [ ! -s "$d/build-edge.log" ] &&
+   (cd "$d" && PATHPROF_FILE=e1.out timeout 60 ./t-edge 1 "$ITERS" >/dev/null && PATHPROF_FILE=eT.out timeout 120 ./t-edge $T "$ITERS" >/dev/null) &&
+   pp dump "$d/e1.out" >"$d/e1.txt" && pp dump "$d/eT.out" >"$d/eT.txt"; then
+  python3 - "$d/t-edge.pp.json" "$d/e1.txt" "$d/eT.txt" $T <<'PY'
+import json, re, sys
+off = {f["name"]: int(f["offset"]) for f in json.load(open(sys.argv[1]))["functions"]}
+lo, hi, t = off["classify"], off["spawn"], int(sys.argv[4])
+cnt = lambda p: {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"^\s*\[(\d+)\] (\d+)$", open(p).read(), re.M)}
+a, b = cnt(sys.argv[2]), cnt(sys.argv[3])
+bad = [i for i in range(lo, hi) if b.get(i, 0) != t * a.get(i, 0)]
+print("ok threads-edge-auto-exact: %d counters, %d threads" % (hi - lo, t) if a and not bad else
+      "not ok threads-edge-auto-exact: %d of %d counters differ, e.g. slot %s" % (len(bad), hi - lo, bad[:2]))
+PY
+else
+  echo "not ok threads-edge-auto: build or run failed: $(head -1 "$d/build-edge.log")"
 fi
 # kpath mode: each thread counts into its own forests (and the functions' forest caches change
 # hands between threads); the profile's k-iteration paths are exactly T times one thread's

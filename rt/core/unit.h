@@ -44,7 +44,7 @@ void __pathprof_trace_leave(struct __pathprof_unit *, unsigned long);
 __PATHPROF_EXT void __pathprof_hash_add_atomic(struct __pathprof_unit *, unsigned long, unsigned long long);
 __PATHPROF_EXT void __pathprof_hash_miss(struct __pathprof_unit *, unsigned long, unsigned long long, unsigned long long **);
 __PATHPROF_EXT void __pathprof_hash_miss_atomic(struct __pathprof_unit *, unsigned long, unsigned long long, unsigned long long **);
-__PATHPROF_EXT unsigned long long *__pathprof_shard(struct __pathprof_unit *, unsigned long long **);
+__PATHPROF_EXT unsigned long long *__pathprof_base(struct __pathprof_unit *, unsigned long long **, char *);
 int __pathprof_execv(const char *, char *const *);
 int __pathprof_execve(const char *, char *const *, char *const *);
 int __pathprof_execvp(const char *, char *const *);

@@ -23,10 +23,11 @@ void __pathprof_backend_test(void)
 {
 }
 
-/* Per-thread shards need threads: a unit built with them still links, and counts in its own
+/* Per-thread bases need threads: a unit built with them still links, and counts in its own
    array (a bare-metal program has one thread). */
-unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long long **slot)
+unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *owned)
 {
+  *owned = 1;
   *slot = u->counters;
   return u->counters;
 }

@@ -1,22 +1,27 @@
-/* shards.c: per-thread shards of the array counters (pathcc --update=prefer-atomic): each thread
-   counts in its own copy, folded into the units at thread exit, before every dump and on a crash. */
+/* shards.c: per-thread counter bases (pathcc's default update policies): the first thread to count
+   in a unit counts in its own array, every other thread in a shard of its own, folded into the
+   unit before every dump and on a crash. */
 #include "posix.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 
-/* Each thread counts a unit's array paths in its own zeroed copy of the counters, found through
-   the unit's thread-local pointer; no atomic operation on the counting path. A thread's shards
-   are added into the units when it exits (a key destructor) and all live shards are folded in
-   before every dump, so a write sees every joined thread's counts. */
+/* Each thread counts a unit's array paths in memory only it writes, found through the unit's
+   thread-local pointer (read once per activation); no atomic operation on the counting path. The
+   first thread gets the unit's own array, so a one-thread program needs no more memory than
+   plain counting; the others get zeroed shards. The unit's array may be counted in plainly by
+   its owner at any time, so an exiting thread's shards go into the unit's retired shard, not the
+   unit; all shards are folded in before every dump, so a write sees every joined thread's
+   counts. */
 
 /* One thread's shard of one unit's array counters. */
 struct shard {
   struct __pathprof_unit *u;
   unsigned long long *c;       /* u->ncounters counters */
-  unsigned long long **slot;   /* the owner's thread-local pointer to c */
+  unsigned long long **slot;   /* the owner's thread-local pointer to c (0 once retired) */
   pthread_t owner;
-  struct shard *next;          /* all live shards */
+  int retired;                 /* the counts of exited threads: no owner, no slot */
+  struct shard *next;          /* all shards, live and retired */
   struct shard *tnext;         /* the owner's other shards */
 };
 
@@ -49,33 +54,69 @@ static void unlink_shard(struct shard *s)
     *p = s->next;
 }
 
-/* Key destructor at thread exit: the thread's shards go into their units and are freed. Code
-   that counts after this (a later destructor) gets a fresh shard, and this runs again. */
+/* The retired shard of unit u, or 0: one per unit holds the counts of all its exited threads,
+   so memory stays bounded however many threads come and go. The caller holds shard_mutex. */
+static struct shard *retired_of(const struct __pathprof_unit *u)
+{
+  struct shard *s;
+  for (s = shards; s && !(s->retired && s->u == u); s = s->next)
+    ;
+  return s;
+}
+
+/* Adds s into r (its unit's retired shard) and zeroes s; atomic, as a dump or the crash handler
+   may be folding r meanwhile. */
+static void fold_into(struct shard *r, struct shard *s)
+{
+  unsigned long i;
+  for (i = 0; i < s->u->ncounters; i++)
+    if (s->c[i])
+      __atomic_fetch_add(&r->c[i], __atomic_exchange_n(&s->c[i], 0, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+}
+
+/* Ends one shard of an exiting thread: it becomes its unit's retired shard, or its counts go
+   there; never into the unit, whose owner may be counting in it plainly. */
+static void retire(struct shard *s)
+{
+  struct shard *r;
+  *s->slot = 0;
+  pthread_mutex_lock(&shard_mutex);
+  r = retired_of(s->u);
+  if (!r) {
+    s->retired = 1;
+    s->slot = 0;
+  } else {
+    fold_into(r, s);
+    unlink_shard(s);
+  }
+  pthread_mutex_unlock(&shard_mutex);
+  if (r) {
+    free(s->c);
+    free(s);
+  }
+}
+
+/* Key destructor at thread exit: the thread's shards are retired. Code that counts after this
+   (a later destructor) gets a fresh shard, and this runs again. */
 static void thread_exit(void *chain)
 {
   struct shard *s = chain, *t;
   while (s) {
     t = s->tnext;
-    pthread_mutex_lock(&shard_mutex);
-    fold_shard(s);
-    unlink_shard(s);
-    pthread_mutex_unlock(&shard_mutex);
-    *s->slot = 0;
-    free(s->c);
-    free(s);
+    retire(s);
     s = t;
   }
 }
 
-/* Creates the key whose destructor folds a thread's shards. */
+/* Creates the key whose destructor retires a thread's shards. */
 static void make_shard_key(void)
 {
   shard_key_ok = pthread_key_create(&shard_key, thread_exit) == 0;
 }
 
-/* The calling thread's shard of u, made on its first count; *slot (the unit's thread-local
-   pointer) gets it. Out of memory: u's own array, counted without the thread-safety. */
-unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long long **slot)
+/* A new zeroed shard of u for the calling thread, listed for dumps and chained to the thread's
+   key so that its exit retires it; 0 when out of memory. */
+static unsigned long long *new_shard(struct __pathprof_unit *u, unsigned long long **slot)
 {
   struct shard *s;
 
@@ -86,7 +127,7 @@ unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long lo
   if (!s || !s->c || !shard_key_ok) {
     free(s ? s->c : 0);
     free(s);
-    return u->counters;
+    return 0;
   }
   s->u = u;
   s->slot = slot;
@@ -97,11 +138,23 @@ unsigned long long *__pathprof_shard(struct __pathprof_unit *u, unsigned long lo
   s->next = shards;
   shards = s;
   pthread_mutex_unlock(&shard_mutex);
-  *slot = s->c;
   return s->c;
 }
 
-/* Before a dump: every live shard's counts go into its unit. */
+/* The calling thread's counter base for u, asked once per thread: the unit's own array for the
+   first thread to ask (*owned, the unit's flag, claims it), else a new shard. *slot (the unit's
+   thread-local pointer) keeps it. Out of memory: u's own array, counted without the
+   thread-safety. */
+unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *owned)
+{
+  unsigned long long *c = 0;
+  if (__atomic_exchange_n(owned, 1, __ATOMIC_RELAXED))
+    c = new_shard(u, slot);
+  *slot = c ? c : u->counters;
+  return *slot;
+}
+
+/* Before a dump: every shard's counts, live or retired, go into its unit. */
 void __pathprof_backend_sync(void)
 {
   struct shard *s;
@@ -122,7 +175,7 @@ void __pathprof_crash_sync(void)
     fold_shard(s);
 }
 
-/* pathprof_reset: every live shard is zeroed. */
+/* pathprof_reset: every shard, live or retired, is zeroed. */
 void __pathprof_backend_reset(void)
 {
   struct shard *s;
@@ -134,13 +187,13 @@ void __pathprof_backend_reset(void)
   pthread_mutex_unlock(&shard_mutex);
 }
 
-/* In a forked child only the forking thread lives on: the other threads' shards are dropped
-   (their counts are the parent's); the caller then zeroes the rest. */
+/* In a forked child only the forking thread lives on: the other threads' shards and the
+   retired ones are dropped (their counts are the parent's); the caller then zeroes the rest. */
 static void drop_foreign_shards(void)
 {
   struct shard **p = &shards, *s;
   while ((s = *p)) {
-    if (pthread_equal(s->owner, pthread_self())) {
+    if (!s->retired && pthread_equal(s->owner, pthread_self())) {
       p = &s->next;
       continue;
     }

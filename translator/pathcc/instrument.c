@@ -364,9 +364,11 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
   if (kpath_k(u->o) && pp_kpath_atomic(how))
     pp_str_addf(&s, "%svoid __pathprof_kpath_id_atomic(struct __pathprof_ka *, unsigned long long);\n", ext);
-  if (how == PP_COUNT_THREAD) pp_str_add(&s, "extern char " PP_ONE_THREAD ";\n");  /* as <sys/single_threaded.h> */
+  if (how == PP_COUNT_THREAD || (how == PP_COUNT_BASE_TESTED && any_hash))  /* as <sys/single_threaded.h> */
+    pp_str_add(&s, "extern char " PP_ONE_THREAD ";\n");
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
-  if (tls) pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\n", ext, tls);  /* this thread's shard */
+  if (tls)  /* this thread's counter base, and whether a thread has the unit's own array */
+    pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\nstatic char __pathprof_o;\n", ext, tls);
   expect_tables(&s, u, used, ext);
   if (u->o->progmem && *ext) {  /* AVR: the name in flash, not copied to RAM (the runtime reads it with lpm) */
     pp_str_addf(&s, "static const char __pathprof_n[] __attribute__((__progmem__)) = %s;\n", tables);
@@ -387,6 +389,10 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
+  if (tls)  /* the thread's base (64-bit counters only): const, so one activation's reads are one */
+    pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
+                "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
+                *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "");
   if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
     pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
                 u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
@@ -445,25 +451,36 @@ static char *warning_line(const Unit *u) {
   return pp_str_take(&s);
 }
 
+/* --update=auto: each thread counts through its own base (exact, no test per count) where our
+   hosted runtime is linked and the compiler has thread-local storage, hash-mode path ends
+   plainly while glibc says one thread runs (else atomically); kpath and continuous units keep
+   thread mode (plain until a second thread starts), as do targets without thread-local storage
+   where glibc says; the rest (32-bit counters, bare metal, other C libraries) plain. */
+static int auto_counting(const Unit *u, bool gnu) {
+  bool tested = gnu && u->o->libc_threads && u->o->atomic == PP_ATOMIC_64;
+  if (u->o->counter_bits == 32) return PP_COUNT_PLAIN;
+  if (u->o->ctor && (gnu || u->o->c11) && !u->o->continuous && !kpath_k(u->o))
+    return tested ? PP_COUNT_BASE_TESTED : PP_COUNT_BASE;
+  return tested ? PP_COUNT_THREAD : PP_COUNT_PLAIN;
+}
+
 /* The counting form the update policy gives with this compiler (README "Threads"): atomic is
    a relaxed GNU atomic add (of 64 bits, or 32 with a carry, or masked where the target has no
    atomic adds: PPOptions.atomic), else a C11 atomic, else (tcc has neither) the runtime's add
-   (atomic where the runtime was built with atomics); prefer-atomic is per-thread shards (GNU
-   __thread or C11 _Thread_local), else atomic; auto is thread mode (plain until a second
-   thread starts, then atomic) where the C library says when that happens, else plain. */
+   (atomic where the runtime was built with atomics); prefer-atomic counts through the thread's
+   base (GNU __thread or C11 _Thread_local), else atomic; auto is base mode too where our hosted
+   runtime is linked (what auto_counting says). */
 static int counting(const Unit *u, bool gnu, char **warning) {
   int want = u->o->update;
   if (want == PP_UPDATE_SINGLE) return PP_COUNT_PLAIN;
-  if (want == PP_UPDATE_AUTO)
-    return gnu && u->o->libc_threads && u->o->atomic == PP_ATOMIC_64 && u->o->counter_bits == 64 ? PP_COUNT_THREAD
-                                                                                                 : PP_COUNT_PLAIN;
+  if (want == PP_UPDATE_AUTO) return auto_counting(u, gnu);
   if (u->o->counter_bits == 32) {  /* saturating 32-bit counters have no atomic form */
     *warning = pp_xasprintf("%s: --update=%s: 32-bit counters are updated singly (counts may be lost "
                             "between threads)", u->o->source, want == PP_UPDATE_ATOMIC ? "atomic" : "prefer-atomic");
     return PP_COUNT_PLAIN;
   }
-  /* shards live in malloc'd memory, so continuous builds count atomically in the mapping */
-  if (want == PP_UPDATE_PREFER_ATOMIC && (gnu || u->o->c11) && !u->o->continuous) return PP_COUNT_SHARD;
+  /* bases live in malloc'd memory, so continuous builds count atomically in the mapping */
+  if (want == PP_UPDATE_PREFER_ATOMIC && (gnu || u->o->c11) && !u->o->continuous) return PP_COUNT_BASE;
   if (gnu) return u->o->atomic == PP_ATOMIC_64 ? PP_COUNT_GNU_ATOMIC
                 : u->o->atomic == PP_ATOMIC_32_CARRY ? PP_COUNT_ATOMIC_CARRY : PP_COUNT_ATOMIC_MASKED;
   if (u->o->c11) return PP_COUNT_C11_ATOMIC;
@@ -493,7 +510,7 @@ static bool ctor_registers(const Unit *u, bool gnu) {
 static bool cached(const Unit *u, const PPTabFunc *t, const PPFunc *f, int how, bool gnu) {
   if (!t->hash || t->ppp || u->o->continuous || f->calls_setjmp) return false;
   return how == PP_COUNT_PLAIN || (gnu && u->o->atomic == PP_ATOMIC_64 &&
-                                   (how == PP_COUNT_GNU_ATOMIC || how == PP_COUNT_SHARD || how == PP_COUNT_THREAD));
+                                   (how == PP_COUNT_GNU_ATOMIC || pp_count_base(how) || how == PP_COUNT_THREAD));
 }
 
 
@@ -584,7 +601,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
     free(expect);
     any_hash |= t->hash || t->ppp;  /* ppp: any function may meet a residual path */
   }
-  char *pre = prelude(u, any_hash, ext, how == PP_COUNT_SHARD ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how, cache,
+  char *pre = prelude(u, any_hash, ext, pp_count_base(how) ? (gnu ? "__thread" : "_Thread_local") : NULL, used, how, cache,
                       frames);
   free(cache);
   if (ctor_registers(u, gnu)) {  /* after the descriptor it names */

@@ -38,7 +38,8 @@ typedef struct {
   unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
   int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC, _PREFER_ATOMIC or _AUTO */
   bool libc_threads;        /* the C library says when a second thread starts (glibc 2.32's
-                               __libc_single_threaded): what --update=auto switches on */
+                               __libc_single_threaded): what --update=auto's hash-mode ends,
+                               and its counts where there is no per-thread base, switch on */
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
   int atomic;               /* PP_ATOMIC_*: what the target's atomic adds can do */
   bool progmem;             /* AVR: the tables' name goes to program memory (the runtime reads it so) */

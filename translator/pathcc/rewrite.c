@@ -12,6 +12,7 @@
 #define LOCAL "__pathprof_l"
 #define Q "__pathprof_q"
 #define E "__pathprof_e"
+#define B "__pathprof_b"
 
 /* A piece of code bound for one slot of one site; pieces of a slot run in prio order. */
 enum { P_REGISTER, P_TRACE, P_EDGE, P_POP };
@@ -27,6 +28,7 @@ typedef struct {
   bool uses_r;
   bool uses_ka;        /* kpath mode: some path end hands its id to the k-slab forest */
   bool uses_q;         /* some path end reads the inline cache through the local Q */
+  bool uses_b;         /* some count goes through the thread's counter base, the local B */
   const char *suffix;  /* integer-constant suffix of the register type */
   const char *u;       /* the unit descriptor as an lvalue of struct __pathprof_unit */
   PPPromoted *promo;   /* loops counting their rounds in locals LOCAL0, LOCAL1, ... */
@@ -69,15 +71,16 @@ static char *set_r(Gen *g, uint64_t val) {
 /* Of a count's plain and atomic forms, the one the counting mode gives (a new string): plain,
    atomic, or in thread mode the choice between the two made as it counts. */
 static char *by_counting(const PPLayout *l, const char *plain, const char *atomic) {
-  if (l->counting == PP_COUNT_THREAD) return pp_xasprintf("(" PP_ONE_THREAD " ? %s : %s)", plain, atomic);
+  if (l->counting == PP_COUNT_THREAD || l->counting == PP_COUNT_BASE_TESTED)
+    return pp_xasprintf("(" PP_ONE_THREAD " ? %s : %s)", plain, atomic);
   return pp_xstrdup(l->counting == PP_COUNT_PLAIN ? plain : atomic);
 }
 
 /* Adds to array slot idx (an index expression without side effects, so naming it twice is
    safe) as the update policy says: one (or -1 when down; or the value of `amount`, an lvalue,
-   when given) to 64-bit counters, plainly, atomically or in the thread's shard; 32-bit ones
+   when given) to 64-bit counters, plainly, atomically or through the thread's base; 32-bit ones
    saturate at 2^32-1 without a branch (single updates of one only). */
-static char *step(const Gen *g, const char *idx, bool down, const char *amount) {
+static char *step(Gen *g, const char *idx, bool down, const char *amount) {
   const PPLayout *l = g->lay;
   char *c = l->relocatable ? pp_xasprintf("%s.counters", g->u) : pp_xstrdup("__pathprof_c"), *s;
   char *op = amount ? pp_xasprintf(" += %s", amount) : pp_xstrdup(down ? "--" : "++");
@@ -104,8 +107,10 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
     s = amount ? pp_xasprintf("*(_Atomic unsigned long long *)&%s[%s]%s", c, idx, op)
                : pp_xasprintf("%s*(_Atomic unsigned long long *)&%s[%s]", op, c, idx);
     break;
-  case PP_COUNT_SHARD:
-    s = pp_xasprintf("(__pathprof_t ? __pathprof_t : __pathprof_shard(&%s, &__pathprof_t))[%s]%s", g->u, idx, op);
+  case PP_COUNT_BASE:
+  case PP_COUNT_BASE_TESTED:
+    s = pp_xasprintf(B "[%s]%s", idx, op);
+    g->uses_b = true;
     break;
   default:
     s = l->counter_bits == 32 ? pp_xasprintf("%s[%s] += %s[%s] != 0xffffffffU", c, idx, c, idx)
@@ -117,7 +122,7 @@ static char *step(const Gen *g, const char *idx, bool down, const char *amount) 
   return s;
 }
 
-static char *bump(const Gen *g, const char *idx) { return step(g, idx, false, NULL); }
+static char *bump(Gen *g, const char *idx) { return step(g, idx, false, NULL); }
 
 /* kpath mode: where a path ends, its id R + add goes to the activation's k-slab forest
    stream (the runtime keeps ids of any value within its own memory); under an atomic update
@@ -560,6 +565,8 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->braces.v[i].open, SIDE_OPEN, f->braces.v[i].lvl, false, pp_xstrdup("{"));
     edit(ed, f->braces.v[i].close, SIDE_CLOSE, f->braces.v[i].lvl, false, pp_xstrdup("}"));
   }
+  if (g.uses_b) /* the thread's identity holds for the activation: its base is read once */
+    edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long *" B " = __pathprof_g();", lay->ext));
   if (g.uses_r)
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",

@@ -4,16 +4,20 @@
 #include "cfg.h"
 
 /* How an array counter is bumped: plain `c[i]++`; a relaxed GNU atomic add; a C11 atomic
-   compound assignment; in the calling thread's shard of the unit's counters; on targets without
-   64-bit atomic adds, two 32-bit ones with a carry (__pathprof_aadd, in the prelude) or, without
-   any, the runtime's interrupt-masked add; or plain while glibc's __libc_single_threaded says
-   the process has one thread and the GNU atomic add from the first pthread_create on (thread
-   mode). The hash table is atomic in all but the plain form (and plain while one thread runs). */
-enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_SHARD, PP_COUNT_ATOMIC_CARRY,
-       PP_COUNT_ATOMIC_MASKED, PP_COUNT_THREAD };
+   compound assignment; plainly through the thread's counter base, read once per activation
+   (the unit's array for the first thread, a shard for each other: rt/posix/shards.c); on
+   targets without 64-bit atomic adds, two 32-bit ones with a carry (__pathprof_aadd, in the
+   prelude) or, without any, the runtime's interrupt-masked add; or plain while glibc's
+   __libc_single_threaded says the process has one thread and the GNU atomic add from the first
+   pthread_create on (thread mode). The hash table is atomic in all but the plain form (and plain
+   while one thread runs in thread mode and in base mode's tested form, PP_COUNT_BASE_TESTED). */
+enum { PP_COUNT_PLAIN, PP_COUNT_GNU_ATOMIC, PP_COUNT_C11_ATOMIC, PP_COUNT_BASE, PP_COUNT_ATOMIC_CARRY,
+       PP_COUNT_ATOMIC_MASKED, PP_COUNT_THREAD, PP_COUNT_BASE_TESTED };
 /* Whether a counting form asks for atomic updates (kpath mode: its ids then go to
    __pathprof_kpath_id_atomic). */
 #define pp_kpath_atomic(counting) ((counting) != PP_COUNT_PLAIN && (counting) != PP_COUNT_THREAD)
+/* Whether array counts go through the thread's counter base. */
+#define pp_count_base(counting) ((counting) == PP_COUNT_BASE || (counting) == PP_COUNT_BASE_TESTED)
 
 /* The test thread mode makes before each count: glibc clears it before the first thread starts
    (and never sets it again while threads run), so one predictable branch keeps one-thread
