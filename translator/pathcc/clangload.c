@@ -67,12 +67,12 @@ static bool loaded;
 
 /* The library: the one pathcc was built against, else by soname (a moved LLVM); the first
    attempt's reason is the one worth reporting, as it names the expected file. */
-static void *open_libclang(const char **name, char **err) {
+static void *open_libclang(int mode, const char **name, char **err) {
   static const char *const names[] = { PP_LIBCLANG, "libclang-14.so.1", "libclang.so.1" };
   char *first = NULL;
   void *h = NULL;
   for (size_t i = 0; i < sizeof names / sizeof *names && !h; i++) {
-    h = dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
+    h = dlopen(names[i], mode | RTLD_LOCAL);
     *name = names[i];
     if (!h && !first) first = pp_xstrdup(dlerror());
   }
@@ -89,13 +89,33 @@ static void *open_libclang(const char **name, char **err) {
     return -1; \
   }
 
-int pp_clang_load(char **err) {
+/* Lazy binding for a one-unit run, which calls a small part of libclang's imports. */
+static int load(int mode, char **err) {
   if (loaded) return 0;
   const char *name;
-  void *h = open_libclang(&name, err);
+  void *h = open_libclang(mode, &name, err);
   if (!h) return -1;
   PP_CLANG_FUNCTIONS(RESOLVE, RESOLVE)
   loaded = true;
+  return 0;
+}
+
+int pp_clang_load(char **err) {
+  return load(RTLD_LAZY, err);
+}
+
+/* A server's workers are forks of it: every symbol bound and libclang's first-parse set-up
+   done once here is done for all of them (bound lazily, each worker bound it again). */
+int pp_clang_preload(char **err) {
+  if (load(RTLD_NOW, err)) return -1;
+  static const char unit[] = "static int f(int x) { if (x) return 1; for (;;) x++; }\n";
+  struct CXUnsavedFile file = { "pathcc-warm-up.c", unit, sizeof unit - 1 };
+  const char *args[] = { "-xc", "-std=gnu11" };
+  CXTranslationUnit tu = NULL;
+  CXIndex idx = clang_createIndex(0, 0);
+  if (clang_parseTranslationUnit2(idx, file.Filename, args, 2, &file, 1, CXTranslationUnit_KeepGoing, &tu) == CXError_Success)
+    clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(idx);
   return 0;
 }
 
