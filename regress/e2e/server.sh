@@ -135,6 +135,41 @@ fsock=$(socket xdg-fds/pathcc)
 [ -n "$fsock" ] && [ "$got" = done ] && [ $((t1 - t0)) -lt 10 ]
 check detached $? "the pipe stayed open $((t1 - t0)) s (server idle timeout 20 s), output '$got', socket '$fsock'"
 
+# a socket directory whose socket name would not fit in sun_path: no server, the compile succeeds
+long="$out/xdg-long/$(printf '%0100d' 0)"
+mkdir -p -m 700 "$long"
+rm -f long.o
+XDG_RUNTIME_DIR="$long" "$P" --verbose gcc -O2 -c one.c -o long.o 2>long.err; rc=$?
+grep -q 'compiled in-process: no compile server: .*name too long for a socket' long.err && [ $rc = 0 ] && [ -s long.o ]
+check long-path $? "status $rc; $(grep 'in-process' long.err | head -1)"
+
+# a server killed outright leaves its socket: the next compile runs in-process and starts a
+# new server in its place, which the one after uses
+spid=$(cat "$sock.lock")
+kill -KILL "$spid"; gone "$spid"
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>stale.err; rc=$?
+grep -q 'compiled in-process: no compile server at' stale.err && [ $rc = 0 ] && cmp -s one.o ref.o
+check stale-socket $? "status $rc after the server was killed: $(grep 'in-process\|via' stale.err | head -1)"
+socket xdg/pathcc >/dev/null
+i=0; while [ "$(cat "$sock.lock" 2>/dev/null)" = "$spid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>stale2.err
+grep -q 'via compile server' stale2.err && cmp -s one.o ref.o
+check stale-replaced $? "no new server took the old one's place: $(grep 'in-process\|via' stale2.err | head -1)"
+
+# a server that does not answer (stopped): after 5 s the compile runs in-process, and the
+# server, once continued, does not run it a second time
+spid=$(cat "$sock.lock")
+kill -STOP "$spid"
+rm -f one.o
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>stopped.err; rc=$?
+kill -CONT "$spid"
+grep -q 'compiled in-process: the server at .* did not take the request' stopped.err && [ $rc = 0 ] && cmp -s one.o ref.o
+check stopped-server $? "status $rc: $(grep 'in-process\|via' stopped.err | head -1)"
+sleep 0.5
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>cont.err
+grep -q 'via compile server' cont.err && cmp -s one.o ref.o
+check continued-server $? "the continued server does not serve: $(grep 'in-process\|via' cont.err | head -1)"
+
 # an idle server exits and takes its socket with it
 mkdir -m 700 xdg-idle
 XDG_RUNTIME_DIR="$out/xdg-idle" PATHCC_SERVER_IDLE=1 "$P" gcc -O2 -c one.c -o idle.o 2>/dev/null

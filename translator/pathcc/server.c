@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -238,33 +239,37 @@ static void start_server(void) {
 }
 
 /* Passes the client's signals on to the worker's process group, as the terminal or make
-   would have sent them to an in-process pathcc and its compilers. */
+   would have sent them to an in-process pathcc and its compilers. Before the worker is known
+   the signal ends the client as it would have ended pathcc: the server, finding the
+   connection closed, then ends the worker if it has started one. */
 static void forward(int sig) {
-  if (forward_to > 0) kill(-forward_to, sig);
+  if (forward_to > 0) {
+    kill(-forward_to, sig);
+    return;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);  /* delivered when this handler returns */
 }
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NFORWARDED (sizeof forwarded / sizeof *forwarded)
 
-/* Blocks (block) or restores the forwarded signals: a signal during the handover waits
-   until the worker's pid is known, then goes to it. */
-static void forwarded_signals(bool block, sigset_t *old) {
-  sigset_t set;
-  sigemptyset(&set);
-  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) sigaddset(&set, forwarded[i]);
-  sigprocmask(block ? SIG_BLOCK : SIG_SETMASK, block ? &set : old, block ? old : NULL);
-}
-
-/* Installs forward() for the forwarded signals, keeping those the caller ignores ignored
-   (nohup): the worker would have ignored them too. */
-static void forward_signals(pid_t worker) {
-  forward_to = worker;
-  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) {
-    struct sigaction sa, old;
-    if (sigaction(forwarded[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+/* Installs forward() for the forwarded signals (saving the old handlers in old), keeping those
+   the caller ignores ignored (nohup): the worker would have ignored them too. */
+static void forward_signals(struct sigaction old[NFORWARDED]) {
+  forward_to = 0;
+  for (size_t i = 0; i < NFORWARDED; i++) {
+    struct sigaction sa;
+    if (sigaction(forwarded[i], NULL, &old[i]) == 0 && old[i].sa_handler == SIG_IGN) continue;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = forward;
     sigaction(forwarded[i], &sa, NULL);
   }
+}
+
+/* The caller's handlers back, for an in-process compile. */
+static void restore_signals(const struct sigaction old[NFORWARDED]) {
+  for (size_t i = 0; i < NFORWARDED; i++) sigaction(forwarded[i], &old[i], NULL);
 }
 
 /* The client's end: the worker's wait status becomes ours, a signal re-raised as itself. */
@@ -289,20 +294,24 @@ static bool in_process(bool verbose, char *why) {
 
 /* Runs the request on an open connection; false (nothing run) when the server fails before
    its worker starts, or drops the connection after (the worker's group is then killed and
-   the unit compiled here, from the start). */
+   the unit compiled here, from the start). A server that does not answer within 5 s (stopped,
+   swamped) counts as failed: the closed connection makes it kill a worker it starts late. */
 static bool delegate_on(int s, const char *path, int argc, char **argv, bool verbose, int *status) {
-  sigset_t old;
+  struct sigaction old[NFORWARDED];
+  struct timeval wait = { 5, 0 }, forever = { 0, 0 };
   Reply pid, st;
-  forwarded_signals(true, &old);
-  if (send_request(s, argc, argv) || recv_all(s, &pid, sizeof pid) || pid.kind != MSG_PID || pid.value <= 0) {
-    forwarded_signals(false, &old);
+  forward_signals(old);
+  if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) || send_request(s, argc, argv) ||
+      recv_all(s, &pid, sizeof pid) || pid.kind != MSG_PID || pid.value <= 0) {
+    restore_signals(old);
     return in_process(verbose, pp_xasprintf("the server at %s did not take the request", path));
   }
+  forward_to = pid.value;
   if (verbose) fprintf(stderr, "pathcc: via compile server %s (worker %d)\n", path, (int)pid.value);
-  forward_signals(pid.value);
-  forwarded_signals(false, &old);
-  if (recv_all(s, &st, sizeof st) || st.kind != MSG_STATUS) {
+  if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &forever, sizeof forever) || recv_all(s, &st, sizeof st) ||
+      st.kind != MSG_STATUS) {
     kill(-(pid_t)pid.value, SIGKILL);
+    restore_signals(old);
     return in_process(verbose, pp_xasprintf("the server at %s went away during the compile", path));
   }
   *status = finish(st.value);
@@ -365,7 +374,9 @@ static int take_state(const Request *r, char *body, int fds[4], char ***argv) {
 }
 
 /* The worker: its own process group (so the client's signals reach it and its compilers and
-   nothing else), default signal handling, then pathcc's normal path as an in-process run. */
+   nothing else), default signal handling, then pathcc's normal path as an in-process run. It
+   ends without exit handlers: pathcc has none, and libLLVM's destructors would tear down what
+   the server set up for every worker. */
 static void run_worker(PPMain run, int argc, char **argv) {
   setpgid(0, 0);
   in_worker = true;
@@ -373,7 +384,9 @@ static void run_worker(PPMain run, int argc, char **argv) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
-  exit(run(argc, argv));
+  int rc = run(argc, argv);
+  fflush(NULL);
+  _exit(rc);
 }
 
 /* Waits for the worker (whose end of done closes when it exits) or for the client to go
@@ -412,6 +425,8 @@ static void serve(int c, PPMain run) {
   if (!same_user(c) || recv_with_fds(c, &r, fds)) _exit(0);
   body = pp_xmalloc(r.len + 1);
   if (recv_all(c, body, r.len) || take_state(&r, body, fds, &argv) || pipe2(done, O_CLOEXEC)) _exit(0);
+  struct pollfd gone = { c, POLLIN, 0 };
+  if (poll(&gone, 1, 0) != 0) _exit(0);  /* the client gave up waiting (or sent more): it compiles itself */
   pid_t w = fork();
   if (w < 0) _exit(0);
   if (w == 0) {
