@@ -82,7 +82,8 @@ static char *socket_path(char **why) {
   return path;
 }
 
-/* An AF_UNIX address for path (whose length socket_path checked). */
+/* An AF_UNIX address for path (whose length socket_path checked: a name cut short would be
+   another socket). */
 static struct sockaddr_un address(const char *path) {
   struct sockaddr_un a;
   memset(&a, 0, sizeof a);
@@ -267,12 +268,14 @@ static void forward_signals(struct sigaction old[NFORWARDED]) {
   }
 }
 
-/* The caller's handlers back, for an in-process compile. */
+/* The caller's handlers back, for an in-process compile: pathcc then dies of these signals as
+   it did before there was a server. */
 static void restore_signals(const struct sigaction old[NFORWARDED]) {
   for (size_t i = 0; i < NFORWARDED; i++) sigaction(forwarded[i], &old[i], NULL);
 }
 
-/* The client's end: the worker's wait status becomes ours, a signal re-raised as itself. */
+/* The client's end: the worker's wait status becomes ours, a signal re-raised as itself, so
+   make or the shell sees what an in-process pathcc killed by it would have shown. */
 static int finish(int st) {
   if (WIFEXITED(st)) return WEXITSTATUS(st);
   int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
@@ -285,7 +288,8 @@ static int finish(int st) {
   return 128 + sig;
 }
 
-/* Why this invocation runs in-process, for --verbose; the build itself never hears of it. */
+/* Why this invocation runs in-process, for --verbose; the build itself never hears of it (a
+   server's problem must not change a build's output). Returns false, for the caller to return. */
 static bool in_process(bool verbose, char *why) {
   if (verbose && why) fprintf(stderr, "pathcc: compiled in-process: %s\n", why);
   free(why);
@@ -318,13 +322,16 @@ static bool delegate_on(int s, const char *path, int argc, char **argv, bool ver
   return true;
 }
 
-/* A source typed on a terminal: the worker, in another session, could not read it. */
+/* A source typed on a terminal (-x c - with stdin a tty): the worker, in another session,
+   could not read it, so such a compile stays in-process. */
 static bool reads_terminal(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "-")) return isatty(0);
   return false;
 }
 
+/* Finds the server (starting one when there is none) and hands it the invocation; every way
+   this can fail ends in false and an in-process compile (server.h). */
 bool pp_server_delegate(int argc, char **argv, bool verbose, int *status) {
   const char *env = getenv("PATHCC_SERVER");
   if (in_worker || (env && !strcmp(env, "0"))) return false;
@@ -407,7 +414,8 @@ static int watch_worker(int c, pid_t w, int done) {
   return st;
 }
 
-/* Reads the peer's credentials: only a client of this user and group is served. */
+/* Reads the peer's credentials: only a client of this user and group is served (the directory
+   is private, but a socket passed on or a loosened mode must not let others run as us). */
 static bool same_user(int c) {
   struct ucred cr;
   socklen_t n = sizeof cr;
@@ -447,12 +455,15 @@ static void serve(int c, PPMain run) {
 
 /* ---- the server ---- */
 
+/* SIGTERM: the server stops accepting, waits for the compiles it runs, and exits; a flag, as
+   the accept loop is where it can stop cleanly. */
 static void on_term(int sig) {
   (void)sig;
   stop_server = 1;
 }
 
-/* The idle timeout in seconds: PATHCC_SERVER_IDLE, else 30. */
+/* The idle timeout in seconds: PATHCC_SERVER_IDLE, else 30 (also for a value that is no
+   number of seconds up to a day, rather than a server that never goes or never starts). */
 static int idle_seconds(void) {
   const char *v = getenv("PATHCC_SERVER_IDLE");
   char *end;
@@ -517,6 +528,8 @@ static void accept_loop(int s, int lock, PPMain run) {
   }
 }
 
+/* Listens (refusing when another server has the lock), preloads libclang, serves until idle
+   or SIGTERM, then removes its socket and waits for its children (their CPU is its own). */
 int pp_server_main(PPMain run) {
   char *why = NULL, *path = socket_path(&why), *err = NULL;
   int lock = -1, s = path ? listen_at(path, &lock) : -1;
