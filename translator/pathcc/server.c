@@ -373,7 +373,8 @@ static int take_state(const Request *r, char *body, int fds[4], char ***argv) {
   environ = v + r->argc + 1;
   if (fchdir(fds[0])) return -1;
   umask((mode_t)r->umask);
-  for (int i = 0; i < NLIMITS; i++) setrlimit(i, &r->limits[i]);  /* one the server may not raise stays lower */
+  for (int i = 0; i < NLIMITS; i++)  /* a limit the server cannot raise (it inherited a lower hard one) */
+    if (setrlimit(i, &r->limits[i])) return -1;  /* would make the compile differ: it runs in-process */
   for (int i = 0; i < 3; i++)
     if (dup2(fds[i + 1], i) < 0) return -1;
   for (int i = 0; i < 4; i++) close(fds[i]);
