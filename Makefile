@@ -6,8 +6,9 @@ LLVM    ?= /usr/lib/llvm-14
 VERSION  = 0.1.0
 WARN     = -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 HOSTCFLAGS = $(WARN) $(CFLAGS) -Ibuild -Iinclude -Irt -Itranslator -DPATHPROF_VERSION='"$(VERSION)"'
-CLANG_CFLAGS = -I$(LLVM)/include
-CLANG_LIBS   = -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lclang
+# libclang is not linked: translator/pathcc/clangload.c opens it when a unit is first parsed,
+# so links, -E and the like do not pay its loading.
+CLANG_CFLAGS = -I$(LLVM)/include -DPP_LIBCLANG='"$(LLVM)/lib/libclang.so.1"'
 JSON_LIBS    = -ljansson
 THREAD_LIBS  = -pthread
 
@@ -43,7 +44,7 @@ build/rt-pic/%.o: %.c $(RT_HEADERS)
 
 bin/pathcc: build/translator/pathcc/pathcc.o $(PATHCC_O) $(MODEL_O)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS) $(THREAD_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JSON_LIBS) $(THREAD_LIBS)
 
 bin/pathprof: build/translator/pathprof/pathprof.o $(PATHPROF_O) $(MODEL_O)
 	@mkdir -p bin
@@ -70,7 +71,7 @@ UNIT_TESTS = $(patsubst regress/unit/%.c,build/test/%,$(wildcard regress/unit/te
 
 build/test/%: regress/unit/%.c $(MODEL_O) $(PATHCC_O) $(filter-out build/rt-pic/rt/profile/%,$(RT_O))
 	@mkdir -p build/test
-	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(CLANG_LIBS) $(JSON_LIBS) $(THREAD_LIBS) -lm
+	$(CC) $(HOSTCFLAGS) $(CLANG_CFLAGS) -o $@ $^ $(JSON_LIBS) $(THREAD_LIBS) -lm
 
 tests: all $(UNIT_TESTS)
 

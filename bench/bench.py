@@ -25,6 +25,7 @@ Measurements (see bench/README.md for the reasons):
   rewriter      lines of preprocessed C per CPU second of pathcc's own work on the largest
                 unit: time(pathcc -c) - time(cc -E -C) - time(cc -c of the instrumented .i)
 """
+import atexit
 import json
 import math
 import os
@@ -57,6 +58,8 @@ GOALS = [("geomean", "pathcc path", "gcov", 1.0, ("run", "instructions")),
          ("unit", "pathcc edge", "gcc -O2", 2.0, ("unit",))]
 # The one-function unit whose compile time is the per-unit fixed cost.
 UNIT_C = "#include <stdio.h>\nint clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }\n"
+UNIT_N = 20                    # units per measured command (fixed_cost)
+IN_PROCESS = ", in-process"    # a pathcc build's fixed cost without its compile server
 OSP, PATH = "pathcc osp", "pathcc path"
 
 MODES = {
@@ -419,7 +422,7 @@ def fixed_cost_view(raw):
         cpu = median(v.get("cpu", []))
         out[name] = {"cpu": cpu}
     for name in out:
-        b = base.get(name, "-")
+        b = base.get(name[:-len(IN_PROCESS)] if name.endswith(IN_PROCESS) else name, "-")
         out[name]["ratio"] = ratio(out[name]["cpu"], out.get(b, {}).get("cpu")) if b != "-" else None
     return out
 
@@ -596,12 +599,14 @@ def fixed_cost_markdown(res):
     fc = res.get("fixed_cost") or {}
     if not fc:
         return []
-    out = ["", "### Per-unit fixed cost (CPU time to compile a one-function unit with `-c`, median)", "",
+    out = ["", "### Per-unit fixed cost (CPU time to compile a one-function unit with `-c`, median; "
+           "%d units a command, pathcc's compile server started in it)" % UNIT_N, "",
            "| build | CPU s | ratio to its plain build |", "|---|---|---|"]
     for t in res["tools"]:
-        v = fc.get(t["name"])
-        if v and v.get("cpu") is not None:
-            out.append("| %s | %.3f | %s |" % (t["name"], v["cpu"], fmt_ratio(v.get("ratio")) if v.get("ratio") else "–"))
+        for name in (t["name"], t["name"] + IN_PROCESS):
+            v = fc.get(name)
+            if v and v.get("cpu") is not None:
+                out.append("| %s | %.4f | %s |" % (name, v["cpu"], fmt_ratio(v.get("ratio")) if v.get("ratio") else "–"))
     return out
 
 
@@ -809,14 +814,44 @@ def profile_env(cell):
     return env
 
 
+# The directory of the bench's compile servers (made once, mode 0700): no server of the user's is
+# used, and none outlives the bench.
+SERVER_DIR = []
+
+
 def build_env():
     """The environment for builds: nothing of the user's pathcc or profile settings leaks in
-    (PATHCC_FLAGS could change the mode, PATHPROF_DB would move the tables away)."""
+    (PATHCC_FLAGS could change the mode, PATHPROF_DB would move the tables away). pathcc runs
+    in-process (PATHCC_SERVER=0): a server it started by itself would be no child of the measured
+    command, its CPU uncounted; served() runs one inside the command instead."""
     env = dict(os.environ)
     for k in list(env):
         if k.startswith("PATHCC_") or k in ("PATHPROF_DB", "GCOV_PREFIX", "GCOV_PREFIX_STRIP"):
             del env[k]
+    if not SERVER_DIR:
+        SERVER_DIR.append(tempfile.mkdtemp(prefix="pathcc-bench-"))
+        atexit.register(shutil.rmtree, SERVER_DIR[0], True)
+    env["XDG_RUNTIME_DIR"] = SERVER_DIR[0]
+    env["PATHCC_SERVER"] = "0"
     return env
+
+
+# The measured command with pathcc's compile server started in the foreground inside it and
+# stopped (SIGTERM, waited for) at its end, so the server's CPU and its workers' count as the
+# command's children's. Should the server not start, the compiles run in-process.
+SERVED_SH = r"""d=$(mktemp -d) && mkfifo "$d/ready" || exit 1
+env -u PATHCC_SERVER "$PATHCC_BENCH" --server >"$d/ready" 2>/dev/null & s=$!
+read line <"$d/ready" && unset PATHCC_SERVER
+"$@"; rc=$?
+kill -TERM $s; wait $s; rm -rf "$d"
+exit $rc"""
+
+
+def served(t, argv):
+    """argv through a compile server of its own when t is a pathcc build, else argv."""
+    if "{pathcc}" not in t["command"]:
+        return argv
+    return ["env", "PATHCC_BENCH=" + PATHCC, "sh", "-c", SERVED_SH, "sh"] + argv
 
 
 def dot_pathcc(start):
@@ -1076,7 +1111,7 @@ def run(args):
                     continue
                 d = cdir(w, t)
                 argv = tool_argv(t, w.get("train", {}).get(t["name"])) + w["cflags"] + ["-o", "prog"] + w["paths"] + ["-lm"]
-                rc, cpu, wall = spawn(argv, d, env=benv, stderr=os.path.join(d, "build.err"), timeout=600)
+                rc, cpu, wall = spawn(served(t, argv), d, env=benv, stderr=os.path.join(d, "build.err"), timeout=600)
                 if rc != 0:
                     fail(w, t, "build failed: " + first_line(read(os.path.join(d, "build.err"))))
                     continue
@@ -1249,22 +1284,30 @@ def run(args):
 
 
 def fixed_cost(avail, outdir, repeats, env):
-    """CPU seconds of `-c` on the one-function unit UNIT_C, repeats times per build (builds with
-    a {train} profile left out: their cost is path mode's)."""
+    """CPU seconds of `-c` on a one-function unit (UNIT_C), per build: UNIT_N distinct such units
+    compiled one after the other in one measured command, divided by UNIT_N, repeats times (builds
+    with a {train} profile left out: their cost is path mode's). A pathcc build runs its compile
+    server inside the command (served()), so the server's start is counted, shared by the UNIT_N
+    units; `NAME, in-process` is the same build with no server."""
     d = os.path.join(outdir, "unit")
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "one.c"), "w") as f:
-        f.write(UNIT_C)
-    log("per-unit fixed cost: %d repeats per build" % repeats)
+    for i in range(UNIT_N):
+        with open(os.path.join(d, "one%d.c" % i), "w") as f:
+            f.write(UNIT_C.replace("clamp", "clamp%d" % i))
+    log("per-unit fixed cost: %d repeats per build of %d units each" % (repeats, UNIT_N))
     res = {}
+    loop = 'for i in $(seq 0 %d); do "$@" -c one$i.c -o one$i.o || exit 1; done' % (UNIT_N - 1)
     for _ in range(repeats):
         for t in avail:
             if needs_train(t):
                 continue
-            rc, cpu, _w = spawn(tool_argv(t) + ["-c", "one.c", "-o", "one.o"], d, env=env,
-                                stderr=os.path.join(d, "build.err"), timeout=120)
-            if rc == 0:
-                res.setdefault(t["name"], {"cpu": []})["cpu"].append(cpu)
+            runs = [(t["name"], served(t, ["sh", "-c", loop, "sh"] + tool_argv(t)))]
+            if "{pathcc}" in t["command"]:
+                runs.append((t["name"] + IN_PROCESS, ["sh", "-c", loop, "sh"] + tool_argv(t)))
+            for name, argv in runs:
+                rc, cpu, _w = spawn(argv, d, env=env, stderr=os.path.join(d, "build.err"), timeout=300)
+                if rc == 0:
+                    res.setdefault(name, {"cpu": []})["cpu"].append(cpu / UNIT_N)
     return res
 
 

@@ -100,7 +100,7 @@ raw = {"format": "pathprof-bench-raw", "version": 1, "mode": "quick", "machine":
        "rewriter": {"unit": "u.c", "lines": 1000, "pathcc_cpu": 0.5, "cpp_cpu": 0.1, "cc_cpu": 0.3,
                     "rewriter_cpu": 0.1, "lines_per_second": 10000.0},
        "fixed_cost": {"gcc -O2": {"cpu": [0.05, 0.04, 0.06]}, "gcov": {"cpu": [0.06]},
-                      "pathcc path": {"cpu": [0.09, 0.1, 0.2]}}}
+                      "pathcc path": {"cpu": [0.09, 0.1, 0.2]}, "pathcc path, in-process": {"cpu": [0.15]}}}
 raw["cells"]["w1/pathcc path"]["path_ends"] = {"array": 30, "hash": 70, "dropped": 0}
 with open(os.path.join(tmp, "raw.json"), "w") as f:
     json.dump(raw, f)
@@ -158,7 +158,8 @@ if res:
     check("goal_unit", ug.get("status") == "met" and close(ug.get("value"), 0.1) and close(ug.get("limit"), 0.1), ug)
     fc = res.get("fixed_cost", {})
     check("fixed_cost", close(fc.get("pathcc path", {}).get("ratio"), 2.0) and close(fc.get("gcov", {}).get("ratio"), 1.2)
-          and "| pathcc path | 0.100 | 2.00 |" in md, fc)
+          and close(fc.get("pathcc path, in-process", {}).get("ratio"), 3.0)
+          and "| pathcc path | 0.1000 | 2.00 |\n| pathcc path, in-process | 0.1500 | 3.00 |" in md, fc)
     check("path_ends_table", "| w1 | 100 | 30 (30.0%) | 70 (70.0%) | 0 |" in md,
           [l for l in md.splitlines() if l.startswith("| w1 | 100")])
     check("goal_lines", "pathcc path overhead <= 1.0x gcov's on the geometric mean (run and instructions): **not met**" in md

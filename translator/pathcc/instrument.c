@@ -1,5 +1,6 @@
 /* One translation unit through the pipeline: parse, cfg, dag, number, place, rewrite, tables. */
 #include "instrument.h"
+#include "clangload.h"
 #include "cfg.h"
 #include "dag.h"
 #include "execcalls.h"
@@ -639,6 +640,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   memset(&u, 0, sizeof u);
   memset(res, 0, sizeof *res);
   u.o = o;
+  if (pp_clang_load(err)) return -1;  /* the caller compiles the unit as written */
   u.src.text = pp_read_file(ipath, &u.src.len);
   if (!u.src.text) { *err = pp_xasprintf("%s: cannot read preprocessed file", ipath); return -1; }
   CXIndex idx = clang_createIndex(0, 0);

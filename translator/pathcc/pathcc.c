@@ -3,6 +3,7 @@
 #include "diag.h"
 #include "instrument.h"
 #include "respfile.h"
+#include "server.h"
 #include "usage.h"
 #include "model/util.h"
 #include <errno.h>
@@ -14,9 +15,11 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <spawn.h>
 #include <unistd.h>
 
 typedef PPArgs Args;
+extern char **environ;
 
 typedef struct {
   const char *cc;          /* the real compiler */
@@ -66,7 +69,8 @@ static void die(const char *fmt, const char *a) {
 /* ---- running the real compiler ---- */
 
 /* Runs argv (NULL-terminated); stdout goes to out, stderr to err when given. Returns the exit
-   status (or 127/128+sig). */
+   status (or 127/128+sig). posix_spawnp, not fork: a fork of a process that has libclang loaded
+   (a compile server's worker) copies its page tables and faults them back, twice a unit. */
 static int spawn(char **argv, const char *out, const char *err, bool verbose) {
   if (verbose) {
     fprintf(stderr, "%s:", self);
@@ -74,17 +78,18 @@ static int spawn(char **argv, const char *out, const char *err, bool verbose) {
     fputc('\n', stderr);
   }
   fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) die("cannot fork: %s", strerror(errno));
-  if (pid == 0) {
-    const char *to[2] = { out, err };
-    for (int k = 0; k < 2; k++) {
-      int fd = to[k] ? open(to[k], O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
-      if (fd >= 0) { dup2(fd, k + 1); close(fd); }
-    }
-    execvp(argv[0], argv);
-    fprintf(stderr, "%s: error: cannot run %s: %s\n", self, argv[0], strerror(errno));
-    _exit(127);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (out) posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (err) posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid;
+  int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (e) {  /* said where the compiler's own stderr would have gone */
+    FILE *to = err ? fopen(err, "w") : stderr;
+    if (to) fprintf(to, "%s: error: cannot run %s: %s\n", self, argv[0], strerror(e));
+    if (to && to != stderr) fclose(to);
+    return 127;
   }
   int st;
   while (waitpid(pid, &st, 0) < 0)
@@ -902,7 +907,7 @@ static void remove_tmpdir(Driver *d) {
   rmdir(d->tmpdir);
 }
 
-int main(int argc, char **argv) {
+static int pathcc_main(int argc, char **argv) {
   Driver d;
   memset(&d, 0, sizeof d);
   d.opt.array_limit = 4096;
@@ -944,6 +949,8 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < d.args.n; k++) VEC_PUSH(a, d.args.v[k]);
     return run(&a, NULL, d.verbose);
   }
+  int served;  /* C units to compile: a server with libclang loaded runs the invocation when it can */
+  if (pp_server_delegate(argc, argv, d.verbose, &served)) return served;
   if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
@@ -965,4 +972,11 @@ int main(int argc, char **argv) {
   if (!rc && !p.link) rc = compile_others(&d, &p);
   remove_tmpdir(&d);
   return rc;
+}
+
+/* `pathcc --server` alone runs a compile server in the foreground (server.c); anything else is
+   one compiler invocation. */
+int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "--server")) return pp_server_main(pathcc_main);
+  return pathcc_main(argc, argv);
 }

@@ -1,0 +1,209 @@
+#!/bin/sh
+# The compile server: a compile through it gives the object, tables, stderr and exit status an
+# in-process compile gives (also from stdin, and 8 at once); a killed client leaves no worker;
+# a socket directory others could use is refused (the compile still succeeds); an idle server
+# exits; a rebuilt pathcc does not use the old one's server.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+e2e_name=server
+. "$top/regress/private.sh"
+cd "$out" || exit 1
+P="$top/bin/pathcc"
+unset PATHCC_SERVER PATHCC_CC PATHCC_FLAGS
+export XDG_RUNTIME_DIR="$out/xdg" PATHCC_SERVER_IDLE=20 PATHCC_CACHE_DIR="$out/cache"
+mkdir -m 700 xdg
+
+# every server these tests started, stopped at the end (each lock file holds its server's pid)
+stop_servers() {
+  for l in "$out"/xdg*/pathcc/*.lock "$out"/xdg*/*/*.lock; do
+    [ -s "$l" ] && kill -TERM "$(cat "$l")" 2>/dev/null
+  done
+}
+trap stop_servers EXIT
+# socket DIR: the server's socket in DIR, once one is listening (5 s at most)
+socket() {
+  i=0
+  while [ $i -lt 50 ]; do
+    s=$(ls "$1" 2>/dev/null | grep -E '^s-[0-9a-f]{16}$' | head -1)
+    [ -n "$s" ] && { echo "$1/$s"; return 0; }
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+# gone PID: true when no process has that pid or process group within 5 s
+gone() {
+  i=0
+  while [ $i -lt 50 ]; do
+    kill -0 "$1" 2>/dev/null || ps -eo pgid= | grep -qw "$1" || return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+check() {  # NAME CONDITION-STATUS WHY
+  if [ "$2" = 0 ]; then echo "ok server-$1"; else echo "not ok server-$1: $3"; fi
+}
+
+cat >one.c <<'EOF'
+#include <stdio.h>
+int clamp(int x, int lo, int hi) { if (x < lo) return lo; if (x > hi) return hi; printf("%d\n", x); return x; }
+EOF
+cat >bad.c <<'EOF'
+int f(int x) { return x + ; }
+int g(void) { return undeclared; }
+EOF
+
+# in-process references (PATHCC_SERVER=0 neither starts nor asks a server)
+PATHCC_SERVER=0 "$P" gcc -O2 -c one.c -o one.o 2>ref.err; echo $? >ref.rc
+cp one.o ref.o; cp one.pp.json ref.pp.json
+PATHCC_SERVER=0 "$P" gcc -c bad.c -o bad.o 2>badref.err; echo $? >badref.rc
+PATHCC_SERVER=0 "$P" gcc -x c -c - -o in.o <one.c 2>inref.err; nm in.o >inref.nm; cp in.pp.json inref.pp.json
+# a source from stdin is compiled from a copy in a fresh temporary directory, whose name its
+# tables (and so their checksum and digest) record: those are left out of the comparison
+stdin_tables() { sed -e 's|/pathcc-[A-Za-z0-9]*/|/pathcc-X/|g' -e 's/"checksum":"[0-9a-f]*"//' -e 's/"digest":"[0-9a-f]*"//' "$1"; }
+ls xdg/pathcc 2>/dev/null | grep -q '^s-'; check disabled $((! $?)) "PATHCC_SERVER=0 started a server"
+
+# the first compile runs in-process and starts a server; the next ones go through it
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>first.err
+sock=$(socket xdg/pathcc); check start $? "no server socket in xdg/pathcc after a compile: $(grep -v '^pathcc: [a-z/]*gcc' first.err | head -1)"
+grep -q 'compiled in-process: no compile server at .* (one is starting)' first.err
+check first-in-process $? "the first compile does not say it ran in-process: $(head -1 first.err)"
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>second.err
+grep -q "^pathcc: via compile server $out/$sock (worker [0-9]*)" second.err
+check used $? "the second compile did not go through the server: $(head -1 second.err)"
+"$P" gcc -O2 -c one.c -o one.o 2>srv.err; echo $? >srv.rc
+cmp -s one.o ref.o && cmp -s one.pp.json ref.pp.json && cmp -s srv.err ref.err && cmp -s srv.rc ref.rc
+check same-output $? "object, tables, stderr or status differ from the in-process compile"
+
+# a failing compile: the same status and the same diagnostics
+"$P" gcc -c bad.c -o bad.o 2>bad.err; echo $? >bad.rc
+cmp -s bad.rc badref.rc && cmp -s bad.err badref.err && [ "$(cat bad.rc)" != 0 ]
+check failing-compile $? "status $(cat bad.rc) (in-process $(cat badref.rc)), stderr differs: $(diff bad.err badref.err | head -3 | tr '\n' ' ')"
+
+# the source on stdin
+rm -f in.o
+"$P" --verbose gcc -x c -c - -o in.o <one.c 2>in.err
+nm in.o >in.nm 2>&1; stdin_tables in.pp.json >in.t; stdin_tables inref.pp.json >inref.t
+grep -q 'via compile server' in.err && cmp -s in.nm inref.nm && cmp -s in.t inref.t && [ -s in.t ]
+check stdin $? "a source on stdin through the server differs or did not go through it: $(grep -v '^pathcc: [a-z/]*gcc' in.err | head -1)"
+
+# a client killed mid-compile (SIGTERM, then SIGKILL): its worker and the compiler go too
+cat >slowcc <<EOF
+#!/bin/sh
+if [ -e "$out/slow.flag" ]; then case " \$* " in *" -E "*) echo \$\$ >"$out/slow.pid"; sleep 60;; esac; fi
+exec gcc "\$@"
+EOF
+chmod +x slowcc
+"$P" ./slowcc -c one.c -o slow.o 2>/dev/null  # the compiler's facts cached, unslowed
+for sig in TERM KILL; do
+  touch slow.flag; rm -f slow.pid kill.err
+  "$P" --verbose ./slowcc -c one.c -o slow.o 2>kill.err &
+  client=$!
+  i=0; while [ ! -s slow.pid ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  worker=$(sed -n 's/^pathcc: via compile server .* (worker \([0-9]*\))$/\1/p' kill.err)
+  kill -$sig $client; wait $client; rc=$?
+  rm -f slow.flag
+  if [ -z "$worker" ] || [ ! -s slow.pid ]; then
+    check killed-$sig 1 "the slow compile did not start through the server: $(head -1 kill.err)"
+  else
+    want=143; [ $sig = KILL ] && want=137
+    gone "$worker" && gone "$(cat slow.pid)" && [ $rc = $want ]
+    check killed-$sig $? "client status $rc (want $want); worker $worker or the compiler $(cat slow.pid) still running"
+  fi
+done
+
+# a socket directory someone else could use is refused, and the compile still succeeds
+mkdir -m 700 xdg-mode xdg-owner xdg-link xdg-link/real
+mkdir -m 755 xdg-mode/pathcc
+ln -s real xdg-link/pathcc
+chmod 700 xdg-link/real
+owner=xdg-owner
+if [ "$(id -u)" = 0 ] && mkdir -m 700 xdg-owner/pathcc && chown nobody xdg-owner/pathcc 2>/dev/null; then :; else owner=; echo "skip server-refused-owner: not root (cannot make a directory another user owns)"; fi
+for d in xdg-mode $owner xdg-link; do
+  rm -f refused.o
+  XDG_RUNTIME_DIR="$out/$d" "$P" --verbose gcc -O2 -c one.c -o refused.o 2>refused.err; rc=$?
+  grep -q "compiled in-process: no compile server: $out/$d/pathcc" refused.err && [ $rc = 0 ] && [ -s refused.o ] &&
+    ! ls "$d/pathcc/" "$d/real/" 2>/dev/null | grep -q '^s-'
+  check refused-${d#xdg-} $? "status $rc; $(grep 'in-process' refused.err | head -1); $(ls "$d/pathcc/" 2>/dev/null | tr '\n' ' ')"
+done
+
+# the server a compile starts holds none of its descriptors: a pipe read to its end (the
+# build log's, make's jobserver's) ends when the compile does, not when the server does
+mkdir -m 700 xdg-fds
+t0=$(date +%s)
+got=$(XDG_RUNTIME_DIR="$out/xdg-fds" "$P" gcc -O2 -c one.c -o fds.o 3>&1 4>&2 2>&1; echo done)
+t1=$(date +%s)
+fsock=$(socket xdg-fds/pathcc)
+[ -n "$fsock" ] && [ "$got" = done ] && [ $((t1 - t0)) -lt 10 ]
+check detached $? "the pipe stayed open $((t1 - t0)) s (server idle timeout 20 s), output '$got', socket '$fsock'"
+
+# a socket directory whose socket name would not fit in sun_path: no server, the compile succeeds
+long="$out/xdg-long/$(printf '%0100d' 0)"
+mkdir -p -m 700 "$long"
+rm -f long.o
+XDG_RUNTIME_DIR="$long" "$P" --verbose gcc -O2 -c one.c -o long.o 2>long.err; rc=$?
+grep -q 'compiled in-process: no compile server: .*name too long for a socket' long.err && [ $rc = 0 ] && [ -s long.o ]
+check long-path $? "status $rc; $(grep 'in-process' long.err | head -1)"
+
+# a server killed outright leaves its socket: the next compile runs in-process and starts a
+# new server in its place, which the one after uses
+spid=$(cat "$sock.lock")
+kill -KILL "$spid"; gone "$spid"
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>stale.err; rc=$?
+grep -q 'compiled in-process: no compile server at' stale.err && [ $rc = 0 ] && cmp -s one.o ref.o
+check stale-socket $? "status $rc after the server was killed: $(grep 'in-process\|via' stale.err | head -1)"
+socket xdg/pathcc >/dev/null
+i=0; while [ "$(cat "$sock.lock" 2>/dev/null)" = "$spid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>stale2.err
+grep -q 'via compile server' stale2.err && cmp -s one.o ref.o
+check stale-replaced $? "no new server took the old one's place: $(grep 'in-process\|via' stale2.err | head -1)"
+
+# a server that does not answer (stopped): after 5 s the compile runs in-process, and the
+# server, once continued, does not run it a second time
+spid=$(cat "$sock.lock")
+kill -STOP "$spid"
+rm -f one.o
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>stopped.err; rc=$?
+kill -CONT "$spid"
+grep -q 'compiled in-process: the server at .* did not take the request' stopped.err && [ $rc = 0 ] && cmp -s one.o ref.o
+check stopped-server $? "status $rc: $(grep 'in-process\|via' stopped.err | head -1)"
+sleep 0.5
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>cont.err
+grep -q 'via compile server' cont.err && cmp -s one.o ref.o
+check continued-server $? "the continued server does not serve: $(grep 'in-process\|via' cont.err | head -1)"
+
+# an idle server exits and takes its socket with it
+mkdir -m 700 xdg-idle
+XDG_RUNTIME_DIR="$out/xdg-idle" PATHCC_SERVER_IDLE=1 "$P" gcc -O2 -c one.c -o idle.o 2>/dev/null
+isock=$(socket xdg-idle/pathcc)
+ipid=$(cat "$isock.lock" 2>/dev/null)
+if [ -z "$isock" ] || [ -z "$ipid" ]; then check idle 1 "no server started in xdg-idle"
+else
+  i=0; while kill -0 "$ipid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  ! kill -0 "$ipid" 2>/dev/null && [ ! -e "$isock" ]
+  check idle $? "server $ipid still running (or its socket left) 5 s after a 1 s idle timeout"
+fi
+
+# another pathcc binary (a rebuilt one) does not talk to this server
+mkdir -p tree/bin && cp "$P" tree/bin/pathcc && cp -r "$top/lib" tree/lib && touch -d '2001-01-01' tree/bin/pathcc
+tree/bin/pathcc --verbose gcc -O2 -c one.c -o other.o 2>other.err
+grep -q 'compiled in-process: no compile server at .* (one is starting)' other.err
+check rebuilt-not-used $? "a copied pathcc used the running server: $(grep 'server' other.err | head -1)"
+osock=$(socket xdg/pathcc.other 2>/dev/null; ls xdg/pathcc | grep -E '^s-[0-9a-f]{16}$' | grep -v "$(basename "$sock")" | head -1)
+[ -n "$osock" ]; check rebuilt-own-server $? "the copy started no server of its own"
+
+# eight compiles at once through the server, each output as an in-process compile's
+mkdir par && i=1
+while [ $i -le 8 ]; do
+  sed "s/clamp/clamp$i/" one.c >par/u$i.c
+  (cd par && PATHCC_SERVER=0 "$P" gcc -O2 -c u$i.c -o u$i.o && mv u$i.o r$i.o && mv u$i.pp.json r$i.pp.json)
+  i=$((i + 1))
+done
+i=1; while [ $i -le 8 ]; do (cd par && "$P" --verbose gcc -O2 -c u$i.c -o u$i.o 2>u$i.err; echo $? >u$i.rc) & i=$((i + 1)); done
+wait
+bad=; i=1
+while [ $i -le 8 ]; do
+  [ "$(cat par/u$i.rc)" = 0 ] && cmp -s par/u$i.o par/r$i.o && cmp -s par/u$i.pp.json par/r$i.pp.json || bad="$bad u$i"
+  i=$((i + 1))
+done
+via=$(grep -l 'via compile server' par/u*.err | wc -l)
+[ -z "$bad" ] && [ "$via" -ge 1 ]
+check parallel $? "outputs differ for:$bad; $via of 8 went through the server"

@@ -1,0 +1,555 @@
+/* server: pathcc's compile server, which runs whole invocations with libclang already loaded. */
+#define _GNU_SOURCE
+#include "server.h"
+#include "clangload.h"
+#include "model/util.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAGIC 0x70707331u        /* "pps1" */
+#define NLIMITS 16               /* RLIMIT_CPU .. RLIMIT_RTTIME on Linux */
+#define MAX_BODY (64u << 20)     /* arguments and environment; more is no request of ours */
+enum { MSG_PID = 1, MSG_STATUS = 2 };
+
+/* What a client sends besides its file descriptors (cwd, 0, 1, 2); then len bytes of argc
+   arguments and envc environment strings, each ending in a NUL. Client and server are the
+   same binary (the socket is named by it), so the layout is shared as it is. */
+typedef struct {
+  uint32_t magic, umask, argc, envc, len;
+  struct rlimit limits[NLIMITS];
+} Request;
+
+/* The server's answers: the worker's pid when it starts, then its wait status. */
+typedef struct {
+  int32_t kind, value;
+} Reply;
+
+static bool in_worker;           /* this process runs an invocation for a client */
+static volatile sig_atomic_t stop_server;
+static volatile pid_t forward_to;
+
+/* ---- where the socket lives ---- */
+
+/* The directory only this user may use: $XDG_RUNTIME_DIR/pathcc, else $TMPDIR/pathcc-UID. A
+   directory someone else owns, others may enter, or a link planted in its place is refused. */
+static char *private_dir(char **why) {
+  const char *xdg = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
+  char *dir = xdg && *xdg ? pp_xasprintf("%s/pathcc", xdg)
+                          : pp_xasprintf("%s/pathcc-%ld", tmp && *tmp ? tmp : "/tmp", (long)getuid());
+  struct stat st;
+  if (mkdir(dir, 0700) == 0) chmod(dir, 0700);  /* the umask may have taken bits off */
+  if (lstat(dir, &st) != 0) *why = pp_xasprintf("%s: %s", dir, strerror(errno));
+  else if (!S_ISDIR(st.st_mode)) *why = pp_xasprintf("%s is not a directory", dir);
+  else if (st.st_uid != getuid()) *why = pp_xasprintf("%s belongs to uid %ld", dir, (long)st.st_uid);
+  else if ((st.st_mode & 07777) != 0700) *why = pp_xasprintf("%s has mode %04o, not 0700", dir, (unsigned)(st.st_mode & 07777));
+  else return dir;
+  free(dir);
+  return NULL;
+}
+
+/* The socket's name hashes this binary's identity, so a rebuilt or other pathcc never talks
+   to a server running older code (whose protocol or output may differ). */
+static char *socket_path(char **why) {
+  struct stat st;
+  if (stat("/proc/self/exe", &st) != 0) { *why = pp_xasprintf("/proc/self/exe: %s", strerror(errno)); return NULL; }
+  char *dir = private_dir(why);
+  if (!dir) return NULL;
+  long long id[4] = { (long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtime };
+  char *path = pp_xasprintf("%s/s-%016llx", dir, (unsigned long long)pp_fnv1a(PP_FNV_BASIS, id, sizeof id));
+  free(dir);
+  if (strlen(path) >= sizeof ((struct sockaddr_un *)0)->sun_path) {
+    *why = pp_xasprintf("%s: name too long for a socket", path);
+    free(path);
+    return NULL;
+  }
+  return path;
+}
+
+/* An AF_UNIX address for path (whose length socket_path checked: a name cut short would be
+   another socket). */
+static struct sockaddr_un address(const char *path) {
+  struct sockaddr_un a;
+  memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  memcpy(a.sun_path, path, strlen(path) + 1);
+  return a;
+}
+
+/* ---- moving bytes and descriptors ---- */
+
+/* Writes all of buf; MSG_NOSIGNAL, since a peer that went away is an error here, not a
+   reason for this process to die of SIGPIPE. */
+static int send_all(int s, const void *buf, size_t n) {
+  const char *p = buf;
+  while (n) {
+    ssize_t w = send(s, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Reads exactly n bytes; -1 on an early end (the peer closed) or an error. */
+static int recv_all(int s, void *buf, size_t n) {
+  char *p = buf;
+  while (n) {
+    ssize_t r = recv(s, p, n, 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return -1;
+    p += r;
+    n -= (size_t)r;
+  }
+  return 0;
+}
+
+/* Sends the request header with four descriptors attached (SCM_RIGHTS): the server's worker
+   then works in the client's directory and writes to the client's own stdout and stderr. */
+static int send_with_fds(int s, const Request *r, const int fds[4]) {
+  union { char buf[CMSG_SPACE(4 * sizeof(int))]; struct cmsghdr align; } u;
+  struct iovec iov = { (void *)r, sizeof *r };
+  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(4 * sizeof(int));
+  memcpy(CMSG_DATA(c), fds, 4 * sizeof(int));
+  ssize_t w;
+  while ((w = sendmsg(s, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
+  return w == (ssize_t)sizeof *r ? 0 : -1;
+}
+
+/* Receives the header and its four descriptors; anything else (fewer descriptors, a short
+   header, a wrong magic) is no request of ours. */
+static int recv_with_fds(int s, Request *r, int fds[4]) {
+  union { char buf[CMSG_SPACE(4 * sizeof(int))]; struct cmsghdr align; } u;
+  struct iovec iov = { r, sizeof *r };
+  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+  ssize_t n;
+  while ((n = recvmsg(s, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL)) < 0 && errno == EINTR) {}
+  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+  if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(4 * sizeof(int))) return -1;
+  memcpy(fds, CMSG_DATA(c), 4 * sizeof(int));
+  if (n != (ssize_t)sizeof *r || r->magic != MAGIC || r->len > MAX_BODY || (m.msg_flags & MSG_CTRUNC)) {
+    for (int i = 0; i < 4; i++) close(fds[i]);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- the client ---- */
+
+/* The strings of argv and the environment, each with its NUL, one after the other. */
+static char *request_body(int argc, char **argv, Request *r) {
+  size_t len = 0, envc = 0;
+  for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 1;
+  for (; environ[envc]; envc++) len += strlen(environ[envc]) + 1;
+  char *body = pp_xmalloc(len ? len : 1), *p = body;
+  for (int i = 0; i < argc; i++) p = stpcpy(p, argv[i]) + 1;
+  for (size_t i = 0; i < envc; i++) p = stpcpy(p, environ[i]) + 1;
+  r->argc = (uint32_t)argc;
+  r->envc = (uint32_t)envc;
+  r->len = (uint32_t)len;
+  return body;
+}
+
+/* Sends the whole invocation: arguments, environment, umask and limits, with the working
+   directory (an O_PATH descriptor) and fds 0, 1 and 2, so the worker runs as this process would. */
+static int send_request(int s, int argc, char **argv) {
+  Request r;
+  memset(&r, 0, sizeof r);
+  r.magic = MAGIC;
+  mode_t m = umask(0);
+  umask(m);
+  r.umask = (uint32_t)m;
+  for (int i = 0; i < NLIMITS; i++)
+    if (getrlimit(i, &r.limits[i])) r.limits[i].rlim_cur = r.limits[i].rlim_max = RLIM_INFINITY;
+  char *body = request_body(argc, argv, &r);
+  int fds[4] = { open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), 0, 1, 2 };
+  int rc = fds[0] < 0 || r.len > MAX_BODY || send_with_fds(s, &r, fds) || send_all(s, body, r.len) ? -1 : 0;
+  if (fds[0] >= 0) close(fds[0]);
+  free(body);
+  return rc;
+}
+
+/* Connects to the server at path, refusing one run by another user (a socket left by someone
+   who could once write the directory). Returns the socket or -1 with errno from connect. */
+static int connect_server(const char *path) {
+  struct sockaddr_un a = address(path);
+  int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return -1;
+  struct ucred cr;
+  socklen_t n = sizeof cr;
+  if (connect(s, (struct sockaddr *)&a, sizeof a) == 0) {
+    if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &n) == 0 && cr.uid == getuid()) return s;
+    errno = EPERM;
+  }
+  int e = errno;
+  close(s);
+  errno = e;
+  return -1;
+}
+
+/* Closes every descriptor from 3 up: a server started by a compile under make must not hold
+   the jobserver's pipes or the build log's pipe open for as long as it lives. */
+static void close_inherited(void) {
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+#endif
+  long max = sysconf(_SC_OPEN_MAX);
+  for (long fd = 3; fd < (max > 0 ? max : 65536); fd++) close((int)fd);
+}
+
+/* Starts a server for the next compiles, detached (double fork, own session, in /, stdio on
+   /dev/null, nothing else inherited), and returns at once: this compile runs in-process. */
+static void start_server(void) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid != 0) {
+    if (pid > 0) while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+    return;
+  }
+  if (setsid() < 0 || fork() != 0) _exit(0);
+  int null = open("/dev/null", O_RDWR);
+  if (chdir("/") || null < 0) _exit(0);
+  for (int fd = 0; fd < 3; fd++) dup2(null, fd);
+  close_inherited();
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  execl("/proc/self/exe", "pathcc", "--server", (char *)NULL);
+  _exit(127);
+}
+
+/* Passes the client's signals on to the worker's process group, as the terminal or make
+   would have sent them to an in-process pathcc and its compilers. Before the worker is known
+   the signal ends the client as it would have ended pathcc: the server, finding the
+   connection closed, then ends the worker if it has started one. */
+static void forward(int sig) {
+  if (forward_to > 0) {
+    kill(-forward_to, sig);
+    return;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);  /* delivered when this handler returns */
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NFORWARDED (sizeof forwarded / sizeof *forwarded)
+
+/* Installs forward() for the forwarded signals (saving the old handlers in old), keeping those
+   the caller ignores ignored (nohup): the worker would have ignored them too. */
+static void forward_signals(struct sigaction old[NFORWARDED]) {
+  forward_to = 0;
+  for (size_t i = 0; i < NFORWARDED; i++) {
+    struct sigaction sa;
+    if (sigaction(forwarded[i], NULL, &old[i]) == 0 && old[i].sa_handler == SIG_IGN) continue;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigaction(forwarded[i], &sa, NULL);
+  }
+}
+
+/* The caller's handlers back, for an in-process compile: pathcc then dies of these signals as
+   it did before there was a server. */
+static void restore_signals(const struct sigaction old[NFORWARDED]) {
+  for (size_t i = 0; i < NFORWARDED; i++) sigaction(forwarded[i], &old[i], NULL);
+}
+
+/* The client's end: the worker's wait status becomes ours, a signal re-raised as itself, so
+   make or the shell sees what an in-process pathcc killed by it would have shown. */
+static int finish(int st) {
+  if (WIFEXITED(st)) return WEXITSTATUS(st);
+  int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+  signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+  raise(sig);
+  return 128 + sig;
+}
+
+/* Why this invocation runs in-process, for --verbose; the build itself never hears of it (a
+   server's problem must not change a build's output). Returns false, for the caller to return. */
+static bool in_process(bool verbose, char *why) {
+  if (verbose && why) fprintf(stderr, "pathcc: compiled in-process: %s\n", why);
+  free(why);
+  return false;
+}
+
+/* Runs the request on an open connection; false (nothing run) when the server fails before
+   its worker starts, or drops the connection after (the worker's group is then killed and
+   the unit compiled here, from the start). A server that does not answer within 5 s (stopped,
+   swamped) counts as failed: the closed connection makes it kill a worker it starts late. */
+static bool delegate_on(int s, const char *path, int argc, char **argv, bool verbose, int *status) {
+  struct sigaction old[NFORWARDED];
+  struct timeval wait = { 5, 0 }, forever = { 0, 0 };
+  Reply pid, st;
+  forward_signals(old);
+  if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) || send_request(s, argc, argv) ||
+      recv_all(s, &pid, sizeof pid) || pid.kind != MSG_PID || pid.value <= 0) {
+    restore_signals(old);
+    return in_process(verbose, pp_xasprintf("the server at %s did not take the request", path));
+  }
+  forward_to = pid.value;
+  if (verbose) fprintf(stderr, "pathcc: via compile server %s (worker %d)\n", path, (int)pid.value);
+  if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &forever, sizeof forever) || recv_all(s, &st, sizeof st) ||
+      st.kind != MSG_STATUS) {
+    kill(-(pid_t)pid.value, SIGKILL);
+    restore_signals(old);
+    return in_process(verbose, pp_xasprintf("the server at %s went away during the compile", path));
+  }
+  *status = finish(st.value);
+  return true;
+}
+
+/* A source typed on a terminal (-x c - with stdin a tty): the worker, in another session,
+   could not read it, so such a compile stays in-process. */
+static bool reads_terminal(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-")) return isatty(0);
+  return false;
+}
+
+/* Finds the server (starting one when there is none) and hands it the invocation; every way
+   this can fail ends in false and an in-process compile (server.h). */
+bool pp_server_delegate(int argc, char **argv, bool verbose, int *status) {
+  const char *env = getenv("PATHCC_SERVER");
+  if (in_worker || (env && !strcmp(env, "0"))) return false;
+  if (reads_terminal(argc, argv)) return in_process(verbose, pp_xasprintf("the source comes from a terminal"));
+  char *why = NULL, *path = socket_path(&why);
+  if (!path) {
+    in_process(verbose, pp_xasprintf("no compile server: %s", why));
+    free(why);
+    return false;
+  }
+  int s = connect_server(path);
+  if (s < 0) {
+    bool absent = errno == ENOENT || errno == ECONNREFUSED;
+    if (absent) start_server();
+    in_process(verbose, pp_xasprintf(absent ? "no compile server at %s yet (one is starting)" : "the server at %s refused: %s",
+                                     path, strerror(errno)));
+    free(path);
+    return false;
+  }
+  bool done = delegate_on(s, path, argc, argv, verbose, status);
+  close(s);
+  free(path);
+  return done;
+}
+
+/* ---- the server's request child and worker ---- */
+
+/* The client's state taken on: environment, directory, umask, limits and stdio. Done before
+   the worker starts, so a failure here is a refusal and the client compiles in-process. */
+static int take_state(const Request *r, char *body, int fds[4], char ***argv) {
+  char **v = pp_xcalloc((size_t)r->argc + r->envc + 2, sizeof(char *)), *p = body, *end = body + r->len;
+  for (uint32_t i = 0; i < r->argc + r->envc; i++) {
+    char *nul = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+    if (!nul) return -1;
+    v[i < r->argc ? i : i + 1] = p;
+    p = nul + 1;
+  }
+  *argv = v;
+  environ = v + r->argc + 1;
+  if (fchdir(fds[0])) return -1;
+  umask((mode_t)r->umask);
+  for (int i = 0; i < NLIMITS; i++)  /* a limit the server cannot raise (it inherited a lower hard one) */
+    if (setrlimit(i, &r->limits[i])) return -1;  /* would make the compile differ: it runs in-process */
+  for (int i = 0; i < 3; i++)
+    if (dup2(fds[i + 1], i) < 0) return -1;
+  for (int i = 0; i < 4; i++) close(fds[i]);
+  return 0;
+}
+
+/* The worker: its own process group (so the client's signals reach it and its compilers and
+   nothing else), default signal handling, then pathcc's normal path as an in-process run. It
+   ends without exit handlers: pathcc has none, and libLLVM's destructors would tear down what
+   the server set up for every worker. */
+static void run_worker(PPMain run, int argc, char **argv) {
+  setpgid(0, 0);
+  in_worker = true;
+  for (int sig = 1; sig < NSIG; sig++) signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  int rc = run(argc, argv);
+  fflush(NULL);
+  _exit(rc);
+}
+
+/* Waits for the worker (whose end of done closes when it exits) or for the client to go
+   away (its connection reads as closed): the worker's group is then ended, TERM then KILL. */
+static int watch_worker(int c, pid_t w, int done) {
+  struct pollfd p[2] = { { c, POLLIN, 0 }, { done, POLLIN, 0 } };
+  bool killed = false;
+  for (;;) {
+    int n = poll(p, 2, killed ? 2000 : -1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n > 0 && p[1].revents) break;
+    if (killed) { kill(-w, SIGKILL); break; }
+    if (n > 0 && p[0].revents) { kill(-w, SIGTERM); killed = true; p[0].events = 0; }
+  }
+  int st;
+  while (waitpid(w, &st, 0) < 0)
+    if (errno != EINTR) return SIGKILL;
+  return st;
+}
+
+/* Reads the peer's credentials: only a client of this user and group is served (the directory
+   is private, but a socket passed on or a loosened mode must not let others run as us). */
+static bool same_user(int c) {
+  struct ucred cr;
+  socklen_t n = sizeof cr;
+  return getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &n) == 0 && cr.uid == getuid() && cr.gid == getgid();
+}
+
+/* One request, in a child of the server: take the client's state, start the worker, tell
+   the client its pid, and send back how it ended. */
+static void serve(int c, PPMain run) {
+  Request r;
+  int fds[4], done[2];
+  char **argv = NULL, *body = NULL;
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGCHLD, SIG_DFL);
+  if (!same_user(c) || recv_with_fds(c, &r, fds)) _exit(0);
+  body = pp_xmalloc(r.len + 1);
+  if (recv_all(c, body, r.len) || take_state(&r, body, fds, &argv) || pipe2(done, O_CLOEXEC)) _exit(0);
+  struct pollfd gone = { c, POLLIN, 0 };
+  if (poll(&gone, 1, 0) != 0) _exit(0);  /* the client gave up waiting (or sent more): it compiles itself */
+  pid_t w = fork();
+  if (w < 0) _exit(0);
+  if (w == 0) {
+    close(c);
+    close(done[0]);
+    run_worker(run, (int)r.argc, argv);
+  }
+  setpgid(w, w);  /* also here: the client may signal the group before the worker runs */
+  close(done[1]);
+  int null = open("/dev/null", O_RDWR);
+  for (int i = 0; i < 3 && null >= 0; i++) dup2(null, i);  /* the client's stdio is the worker's alone */
+  Reply pid = { MSG_PID, (int32_t)w };
+  int st = send_all(c, &pid, sizeof pid) ? (kill(-w, SIGKILL), watch_worker(c, w, done[0])) : watch_worker(c, w, done[0]);
+  Reply end = { MSG_STATUS, (int32_t)st };
+  send_all(c, &end, sizeof end);
+  _exit(0);
+}
+
+/* ---- the server ---- */
+
+/* SIGTERM: the server stops accepting, waits for the compiles it runs, and exits; a flag, as
+   the accept loop is where it can stop cleanly. */
+static void on_term(int sig) {
+  (void)sig;
+  stop_server = 1;
+}
+
+/* The idle timeout in seconds: PATHCC_SERVER_IDLE, else 30 (also for a value that is no
+   number of seconds up to a day, rather than a server that never goes or never starts). */
+static int idle_seconds(void) {
+  const char *v = getenv("PATHCC_SERVER_IDLE");
+  char *end;
+  long n = v && *v ? strtol(v, &end, 10) : 30;
+  return v && *v && (*end || n <= 0 || n > 86400) ? 30 : (int)n;
+}
+
+/* Binds a fresh socket at a temporary name and renames it onto path once listening, so a
+   client never finds a socket that refuses it. The lock (held while the server lives) keeps a
+   second server from replacing the first; it holds the server's pid, for whoever stops it. */
+static int listen_at(const char *path, int *lock) {
+  char *lk = pp_xasprintf("%s.lock", path), *tmp = pp_xasprintf("%s.%ld", path, (long)getpid());
+  *lock = open(lk, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  int s = -1;
+  if (*lock >= 0 && flock(*lock, LOCK_EX | LOCK_NB) == 0 && ftruncate(*lock, 0) == 0) {
+    dprintf(*lock, "%ld\n", (long)getpid());
+    struct sockaddr_un a = address(tmp);
+    s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    unlink(tmp);
+    if (s >= 0 && (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 128) || rename(tmp, path))) {
+      unlink(tmp);
+      close(s);
+      s = -1;
+    }
+  }
+  free(lk);
+  free(tmp);
+  return s;
+}
+
+/* Collects finished request children: waited for, their CPU time counts as the server's
+   children's (the bench measures it so). */
+static void reap(bool all) {
+  while (waitpid(-1, NULL, all ? 0 : WNOHANG) > 0 || (all && errno == EINTR)) {}
+}
+
+/* Accepts requests until PATHCC_SERVER_IDLE seconds pass without one, or SIGTERM; each is
+   served by a child, so a crash in one compile never takes the server down. */
+static void accept_loop(int s, int lock, PPMain run) {
+  sigset_t term, open_mask;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term, &open_mask);
+  sigdelset(&open_mask, SIGTERM);
+  struct timespec idle = { idle_seconds(), 0 };
+  while (!stop_server) {
+    struct pollfd p = { s, POLLIN, 0 };
+    int n = ppoll(&p, 1, &idle, &open_mask);
+    reap(false);
+    if (n == 0) break;
+    if (n < 0) continue;
+    int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0) continue;
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(s);
+      close(lock);
+      sigprocmask(SIG_SETMASK, &open_mask, NULL);
+      serve(c, run);
+    }
+    close(c);
+  }
+}
+
+/* Listens (refusing when another server has the lock), preloads libclang, serves until idle
+   or SIGTERM, then removes its socket and waits for its children (their CPU is its own). */
+int pp_server_main(PPMain run) {
+  char *why = NULL, *path = socket_path(&why), *err = NULL;
+  int lock = -1, s = path ? listen_at(path, &lock) : -1;
+  if (s < 0) {
+    fprintf(stderr, "pathcc: error: no compile server: %s\n", path ? "another is running, or the socket cannot be made" : why);
+    return 1;
+  }
+  if (pp_clang_preload(&err)) fprintf(stderr, "pathcc: warning: %s (each unit will be compiled as written)\n", err);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_term;
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  printf("pathcc: compile server listening on %s\n", path);
+  fflush(stdout);
+  accept_loop(s, lock, run);
+  unlink(path);  /* before the lock goes: the next server starts clean */
+  close(s);
+  reap(true);
+  free(path);
+  return 0;
+}
