@@ -207,3 +207,9 @@ done
 via=$(grep -l 'via compile server' par/u*.err | wc -l)
 [ -z "$bad" ] && [ "$via" -ge 1 ]
 check parallel $? "outputs differ for:$bad; $via of 8 went through the server"
+
+# A compiler that is a script without #! runs (the shell runs it, as execvp would): compilers are
+# started with posix_spawn now, which does not fall back to the shell by itself.
+mkdir -p noexec && printf 'exec gcc "$@"\n' >noexec/mycc && chmod +x noexec/mycc
+(cd noexec && PATH="$out/noexec:$PATH" "$P" mycc -O2 -c "$out/one.c" -o one.o 2>err) && [ -s noexec/one.o ]
+check no-shebang-compiler $? "$(head -2 noexec/err)"

@@ -84,6 +84,15 @@ static int spawn(char **argv, const char *out, const char *err, bool verbose) {
   if (err) posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   pid_t pid;
   int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  if (e == ENOEXEC) {  /* a script without #!: the shell runs it, as execvp (and make) would */
+    size_t n = 0;
+    while (argv[n]) n++;
+    char **sh = pp_xcalloc(n + 4, sizeof *sh);
+    sh[0] = "/bin/sh", sh[1] = "-c", sh[2] = "exec \"$0\" \"$@\"";
+    memcpy(sh + 3, argv, (n + 1) * sizeof *sh);
+    e = posix_spawn(&pid, "/bin/sh", &fa, NULL, sh, environ);
+    free(sh);
+  }
   posix_spawn_file_actions_destroy(&fa);
   if (e) {  /* said where the compiler's own stderr would have gone */
     FILE *to = err ? fopen(err, "w") : stderr;

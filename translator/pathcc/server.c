@@ -65,13 +65,20 @@ static char *private_dir(char **why) {
 }
 
 /* The socket's name hashes this binary's identity, so a rebuilt or other pathcc never talks
-   to a server running older code (whose protocol or output may differ). */
+   to a server running older code (whose protocol or output may differ), and the root and the
+   mount and pid namespaces: a chroot or container sharing /tmp must not have its paths resolved,
+   or its signals sent, in another's. */
 static char *socket_path(char **why) {
-  struct stat st;
+  struct stat st, root, mnt, pid;
   if (stat("/proc/self/exe", &st) != 0) { *why = pp_xasprintf("/proc/self/exe: %s", strerror(errno)); return NULL; }
+  if (stat("/", &root) != 0) memset(&root, 0, sizeof root);
+  if (stat("/proc/self/ns/mnt", &mnt) != 0) memset(&mnt, 0, sizeof mnt);
+  if (stat("/proc/self/ns/pid", &pid) != 0) memset(&pid, 0, sizeof pid);
   char *dir = private_dir(why);
   if (!dir) return NULL;
-  long long id[4] = { (long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtime };
+  long long id[9] = { (long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtime,
+                      (long long)root.st_dev, (long long)root.st_ino, (long long)mnt.st_ino, (long long)pid.st_ino,
+                      (long long)mnt.st_dev };
   char *path = pp_xasprintf("%s/s-%016llx", dir, (unsigned long long)pp_fnv1a(PP_FNV_BASIS, id, sizeof id));
   free(dir);
   if (strlen(path) >= sizeof ((struct sockaddr_un *)0)->sun_path) {
