@@ -170,7 +170,7 @@ sleep 0.5
 grep -q 'via compile server' cont.err && cmp -s one.o ref.o
 check continued-server $? "the continued server does not serve: $(grep 'in-process\|via' cont.err | head -1)"
 
-# an idle server exits and takes its socket with it
+# an idle server exits and takes its socket and lock file with it
 mkdir -m 700 xdg-idle
 XDG_RUNTIME_DIR="$out/xdg-idle" PATHCC_SERVER_IDLE=1 "$P" gcc -O2 -c one.c -o idle.o 2>/dev/null
 isock=$(socket xdg-idle/pathcc)
@@ -178,8 +178,8 @@ ipid=$(cat "$isock.lock" 2>/dev/null)
 if [ -z "$isock" ] || [ -z "$ipid" ]; then check idle 1 "no server started in xdg-idle"
 else
   i=0; while kill -0 "$ipid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-  ! kill -0 "$ipid" 2>/dev/null && [ ! -e "$isock" ]
-  check idle $? "server $ipid still running (or its socket left) 5 s after a 1 s idle timeout"
+  ! kill -0 "$ipid" 2>/dev/null && [ ! -e "$isock" ] && [ ! -e "$isock.lock" ]
+  check idle $? "server $ipid still running (or its socket or lock left) 5 s after a 1 s idle timeout"
 fi
 
 # another pathcc binary (a rebuilt one) does not talk to this server
@@ -213,3 +213,10 @@ check parallel $? "outputs differ for:$bad; $via of 8 went through the server"
 mkdir -p noexec && printf 'exec gcc "$@"\n' >noexec/mycc && chmod +x noexec/mycc
 (cd noexec && PATH="$out/noexec:$PATH" "$P" mycc -O2 -c "$out/one.c" -o one.o 2>err) && [ -s noexec/one.o ]
 check no-shebang-compiler $? "$(head -2 noexec/err)"
+
+# TMPDIR is left as it was found: the server's directory is not put there (without
+# XDG_RUNTIME_DIR it is /tmp/pathcc-UID, whose server goes after its idle second)
+mkdir -p tmpd
+(unset XDG_RUNTIME_DIR; TMPDIR="$out/tmpd" PATHCC_SERVER_IDLE=1 "$P" gcc -O2 -c one.c -o tmpd.o 2>tmpd.err)
+[ -s tmpd.o ] && [ -z "$(ls -A tmpd)" ]
+check tmpdir-untouched $? "left in TMPDIR: $(ls -A tmpd | tr '\n' ' ')"

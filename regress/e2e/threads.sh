@@ -1,5 +1,5 @@
 #!/bin/sh
-# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (per-thread bases; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; so do auto's main thread beside 4 threads, activations that start threads before their paths end, a fork from a thread and an abort's crash dump (5 runs each); single reports its loss; edge mode under auto counts exactly 8 times one thread too; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths.
+# regress/e2e/threads_prog.c with 8 threads: the threads' paths (classify, work) under --update=atomic and prefer-atomic (per-thread bases; the default with -pthread), and under auto (the default without -pthread) in a unit compiled without -pthread, count exactly 8 times a one-thread run, every round; so do auto's main thread beside 4 threads, activations that start threads before their paths end, a fork from a thread and an abort's crash dump (5 runs each); single reports its loss; edge mode under auto counts exactly 8 times one thread too; kpath mode's per-thread forests add up to exactly 8 times one thread's k-iteration paths; an empty body (`{}`) compiles instrumented in every policy.
 # Default: 2 rounds of 8 x 2*10^5 paths; REGRESS_FULL: 20 rounds of 8 x 10^6 (the acceptance run).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=threads
@@ -129,3 +129,15 @@ PY
 else
   echo "not ok threads-kpath: build or run failed: $(head -1 "$d/build-kpath.log")"
 fi
+
+# The base's declaration comes before any code at the body's start, even the count that closes an
+# empty body (`{}`, no space: both at one offset), in every policy that reads a base, and in C89.
+printf 'void nop(void){}\nint one(int x){return x?1:2;}\nint main(void){nop();return one(0)-2;}\n' >"$d/empty.c"
+for flags in "" "-pthread" "--update=prefer-atomic -std=c89 -pedantic-errors" "--mode=edge --update=auto"; do
+  # shellcheck disable=SC2086
+  if (cd "$d" && PATHPROF_FILE=empty.prof "$top/bin/pathcc" --strict gcc $flags -o empty empty.c && PATHPROF_FILE=empty.prof ./empty) >"$d/empty.log" 2>&1; then
+    echo "ok threads-empty-body [$flags]"
+  else
+    echo "not ok threads-empty-body [$flags]: $(grep -m1 error "$d/empty.log")"
+  fi
+done

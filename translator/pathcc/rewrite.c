@@ -45,6 +45,7 @@ bool pp_rewrite_needs_wide(const PPGraph *g) {
 }
 
 static void frame_edits(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const Gen *g);
+static void ranked(PPEdits *ed, unsigned off, int side, int rank, char *text);
 
 static void piece(Gen *g, int site, int slot, int prio, char *text, bool is_stmt) {
   Piece p = { site, slot, prio, (int)g->pieces.n, text, is_stmt };
@@ -565,8 +566,10 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->braces.v[i].open, SIDE_OPEN, f->braces.v[i].lvl, false, pp_xstrdup("{"));
     edit(ed, f->braces.v[i].close, SIDE_CLOSE, f->braces.v[i].lvl, false, pp_xstrdup("}"));
   }
-  if (g.uses_b) /* the thread's identity holds for the activation: its base is read once */
-    edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long *" B " = __pathprof_g();", lay->ext));
+  if (g.uses_b) /* the thread's identity holds for the activation: its base is read once; before
+                   any code at this offset, even the count that closes an empty body (`{}`) */
+    ranked(ed, f->body_open, SIDE_CLOSE, (1 << 30) + 1,
+           pp_xasprintf(" %sunsigned long long *" B " = __pathprof_g();", lay->ext));
   if (g.uses_r)
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",

@@ -47,12 +47,12 @@ static volatile pid_t forward_to;
 
 /* ---- where the socket lives ---- */
 
-/* The directory only this user may use: $XDG_RUNTIME_DIR/pathcc, else $TMPDIR/pathcc-UID. A
+/* The directory only this user may use: $XDG_RUNTIME_DIR/pathcc, else /tmp/pathcc-UID (not
+   $TMPDIR: pathcc leaves nothing there, and builds that set one per job remove it after). A
    directory someone else owns, others may enter, or a link planted in its place is refused. */
 static char *private_dir(char **why) {
-  const char *xdg = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
-  char *dir = xdg && *xdg ? pp_xasprintf("%s/pathcc", xdg)
-                          : pp_xasprintf("%s/pathcc-%ld", tmp && *tmp ? tmp : "/tmp", (long)getuid());
+  const char *xdg = getenv("XDG_RUNTIME_DIR");
+  char *dir = xdg && *xdg ? pp_xasprintf("%s/pathcc", xdg) : pp_xasprintf("/tmp/pathcc-%ld", (long)getuid());
   struct stat st;
   if (mkdir(dir, 0700) == 0) chmod(dir, 0700);  /* the umask may have taken bits off */
   if (lstat(dir, &st) != 0) *why = pp_xasprintf("%s: %s", dir, strerror(errno));
@@ -486,7 +486,10 @@ static int listen_at(const char *path, int *lock) {
   char *lk = pp_xasprintf("%s.lock", path), *tmp = pp_xasprintf("%s.%ld", path, (long)getpid());
   *lock = open(lk, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   int s = -1;
-  if (*lock >= 0 && flock(*lock, LOCK_EX | LOCK_NB) == 0 && ftruncate(*lock, 0) == 0) {
+  struct stat held, named;
+  /* the lock counts only while its name is still this file: a server that stops removes it */
+  if (*lock >= 0 && flock(*lock, LOCK_EX | LOCK_NB) == 0 && fstat(*lock, &held) == 0 && stat(lk, &named) == 0 &&
+      held.st_ino == named.st_ino && held.st_dev == named.st_dev && ftruncate(*lock, 0) == 0) {
     dprintf(*lock, "%ld\n", (long)getpid());
     struct sockaddr_un a = address(tmp);
     s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -555,6 +558,9 @@ int pp_server_main(PPMain run) {
   fflush(stdout);
   accept_loop(s, lock, run);
   unlink(path);  /* before the lock goes: the next server starts clean */
+  char *lk = pp_xasprintf("%s.lock", path);
+  unlink(lk);    /* still held: a server that opened it before sees it gone (listen_at) */
+  free(lk);
   close(s);
   reap(true);
   free(path);
