@@ -1111,7 +1111,9 @@ def run(args):
                     continue
                 d = cdir(w, t)
                 argv = tool_argv(t, w.get("train", {}).get(t["name"])) + w["cflags"] + ["-o", "prog"] + w["paths"] + ["-lm"]
-                rc, cpu, wall = spawn(served(t, argv), d, env=benv, stderr=os.path.join(d, "build.err"), timeout=600)
+                # one command compiles and links every unit: pathcc loads libclang once for all of
+                # them, and by default starts no server for a build's first command (in-process)
+                rc, cpu, wall = spawn(argv, d, env=benv, stderr=os.path.join(d, "build.err"), timeout=600)
                 if rc != 0:
                     fail(w, t, "build failed: " + first_line(read(os.path.join(d, "build.err"))))
                     continue

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The compile server: a compile through it gives the object, tables, stderr and exit status an
+# The compile server: a one-unit build starts none, a build's second compile does; a compile
+# through it gives the object, tables, stderr and exit status an
 # in-process compile gives (also from stdin, and 8 at once); a killed client leaves no worker;
 # a socket directory others could use is refused (the compile still succeeds); an idle server
 # exits; a rebuilt pathcc does not use the old one's server.
@@ -61,7 +62,12 @@ PATHCC_SERVER=0 "$P" gcc -x c -c - -o in.o <one.c 2>inref.err; nm in.o >inref.nm
 stdin_tables() { sed -e 's|/pathcc-[A-Za-z0-9]*/|/pathcc-X/|g' -e 's/"checksum":"[0-9a-f]*"//' -e 's/"digest":"[0-9a-f]*"//' "$1"; }
 ls xdg/pathcc 2>/dev/null | grep -q '^s-'; check disabled $((! $?)) "PATHCC_SERVER=0 started a server"
 
-# the first compile runs in-process and starts a server; the next ones go through it
+# a build's first compile runs in-process and only leaves a mark (a one-unit build pays for no
+# server); the second runs in-process and starts a server; the next ones go through it
+"$P" --verbose gcc -O2 -c one.c -o one.o 2>zeroth.err
+grep -q 'compiled in-process: no compile server at .* (one starts at the next compile)' zeroth.err &&
+  ! ls xdg/pathcc | grep -qE '^s-[0-9a-f]{16}$'
+check one-unit-no-server $? "$(grep 'in-process' zeroth.err | head -1); $(ls xdg/pathcc | tr '\n' ' ')"
 "$P" --verbose gcc -O2 -c one.c -o one.o 2>first.err
 sock=$(socket xdg/pathcc); check start $? "no server socket in xdg/pathcc after a compile: $(grep -v '^pathcc: [a-z/]*gcc' first.err | head -1)"
 grep -q 'compiled in-process: no compile server at .* (one is starting)' first.err
@@ -128,6 +134,7 @@ done
 # the server a compile starts holds none of its descriptors: a pipe read to its end (the
 # build log's, make's jobserver's) ends when the compile does, not when the server does
 mkdir -m 700 xdg-fds
+XDG_RUNTIME_DIR="$out/xdg-fds" "$P" gcc -O2 -c one.c -o fds.o 2>/dev/null
 t0=$(date +%s)
 got=$(XDG_RUNTIME_DIR="$out/xdg-fds" "$P" gcc -O2 -c one.c -o fds.o 3>&1 4>&2 2>&1; echo done)
 t1=$(date +%s)
@@ -150,6 +157,7 @@ kill -KILL "$spid"; gone "$spid"
 "$P" --verbose gcc -O2 -c one.c -o one.o 2>stale.err; rc=$?
 grep -q 'compiled in-process: no compile server at' stale.err && [ $rc = 0 ] && cmp -s one.o ref.o
 check stale-socket $? "status $rc after the server was killed: $(grep 'in-process\|via' stale.err | head -1)"
+"$P" gcc -O2 -c one.c -o one.o 2>/dev/null  # the mark may be older than the idle time by now
 socket xdg/pathcc >/dev/null
 i=0; while [ "$(cat "$sock.lock" 2>/dev/null)" = "$spid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 "$P" --verbose gcc -O2 -c one.c -o one.o 2>stale2.err
@@ -170,23 +178,25 @@ sleep 0.5
 grep -q 'via compile server' cont.err && cmp -s one.o ref.o
 check continued-server $? "the continued server does not serve: $(grep 'in-process\|via' cont.err | head -1)"
 
-# an idle server exits and takes its socket and lock file with it
+# an idle server exits and takes its socket, lock file and mark with it
 mkdir -m 700 xdg-idle
+XDG_RUNTIME_DIR="$out/xdg-idle" PATHCC_SERVER_IDLE=1 "$P" gcc -O2 -c one.c -o idle.o 2>/dev/null
 XDG_RUNTIME_DIR="$out/xdg-idle" PATHCC_SERVER_IDLE=1 "$P" gcc -O2 -c one.c -o idle.o 2>/dev/null
 isock=$(socket xdg-idle/pathcc)
 ipid=$(cat "$isock.lock" 2>/dev/null)
 if [ -z "$isock" ] || [ -z "$ipid" ]; then check idle 1 "no server started in xdg-idle"
 else
   i=0; while kill -0 "$ipid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-  ! kill -0 "$ipid" 2>/dev/null && [ ! -e "$isock" ] && [ ! -e "$isock.lock" ]
-  check idle $? "server $ipid still running (or its socket or lock left) 5 s after a 1 s idle timeout"
+  ! kill -0 "$ipid" 2>/dev/null && [ ! -e "$isock" ] && [ ! -e "$isock.lock" ] && [ ! -e "$isock.wanted" ]
+  check idle $? "server $ipid still running (or its socket, lock or mark left) 5 s after a 1 s idle timeout"
 fi
 
 # another pathcc binary (a rebuilt one) does not talk to this server
 mkdir -p tree/bin && cp "$P" tree/bin/pathcc && cp -r "$top/lib" tree/lib && touch -d '2001-01-01' tree/bin/pathcc
 tree/bin/pathcc --verbose gcc -O2 -c one.c -o other.o 2>other.err
-grep -q 'compiled in-process: no compile server at .* (one is starting)' other.err
+grep -q 'compiled in-process: no compile server at ' other.err
 check rebuilt-not-used $? "a copied pathcc used the running server: $(grep 'server' other.err | head -1)"
+tree/bin/pathcc gcc -O2 -c one.c -o other.o 2>/dev/null
 osock=$(socket xdg/pathcc.other 2>/dev/null; ls xdg/pathcc | grep -E '^s-[0-9a-f]{16}$' | grep -v "$(basename "$sock")" | head -1)
 [ -n "$osock" ]; check rebuilt-own-server $? "the copy started no server of its own"
 

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -337,8 +338,26 @@ static bool reads_terminal(int argc, char **argv) {
   return false;
 }
 
-/* Finds the server (starting one when there is none) and hands it the invocation; every way
-   this can fail ends in false and an in-process compile (server.h). */
+static int idle_seconds(void);
+
+/* Whether a compile finding no server should start one: a one-unit build should not pay for a
+   server it never uses, so the first such compile only leaves a mark beside the socket, and a
+   compile that finds a mark younger than the idle time (the build's second unit) starts it. */
+static bool second_compile(const char *path) {
+  char *mark = pp_xasprintf("%s.wanted", path);
+  struct stat st;
+  bool recent = stat(mark, &st) == 0 && time(NULL) - st.st_mtime <= idle_seconds();
+  int fd = recent ? -1 : open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    futimens(fd, NULL);
+    close(fd);
+  }
+  free(mark);
+  return recent;
+}
+
+/* Finds the server (starting one at a build's second compile) and hands it the invocation;
+   every way this can fail ends in false and an in-process compile (server.h). */
 bool pp_server_delegate(int argc, char **argv, bool verbose, int *status) {
   const char *env = getenv("PATHCC_SERVER");
   if (in_worker || (env && !strcmp(env, "0"))) return false;
@@ -351,10 +370,12 @@ bool pp_server_delegate(int argc, char **argv, bool verbose, int *status) {
   }
   int s = connect_server(path);
   if (s < 0) {
-    bool absent = errno == ENOENT || errno == ECONNREFUSED;
-    if (absent) start_server();
-    in_process(verbose, pp_xasprintf(absent ? "no compile server at %s yet (one is starting)" : "the server at %s refused: %s",
-                                     path, strerror(errno)));
+    int e = errno;
+    bool absent = e == ENOENT || e == ECONNREFUSED, start = absent && second_compile(path);
+    if (start) start_server();
+    in_process(verbose, !absent ? pp_xasprintf("the server at %s refused: %s", path, strerror(e))
+                        : pp_xasprintf("no compile server at %s yet (%s)", path,
+                                       start ? "one is starting" : "one starts at the next compile"));
     free(path);
     return false;
   }
@@ -558,9 +579,11 @@ int pp_server_main(PPMain run) {
   fflush(stdout);
   accept_loop(s, lock, run);
   unlink(path);  /* before the lock goes: the next server starts clean */
-  char *lk = pp_xasprintf("%s.lock", path);
+  char *lk = pp_xasprintf("%s.lock", path), *mark = pp_xasprintf("%s.wanted", path);
+  unlink(mark);
   unlink(lk);    /* still held: a server that opened it before sees it gone (listen_at) */
   free(lk);
+  free(mark);
   close(s);
   reap(true);
   free(path);
