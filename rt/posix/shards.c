@@ -33,15 +33,23 @@ static int shard_key_ok;
 /* Set by the crash handler: from then on dumps fold shards without the lock. */
 static volatile sig_atomic_t crashed;
 
-/* Adds shard s into its unit and zeroes it; atomic, as the owner may still be counting. */
+/* Moves n counts from `from` into `to`, each taken with an exchange so a count made meanwhile is
+   kept for the next move; atomic, as a dump or the crash handler may be folding alongside. */
+static void move_counts(unsigned long long *to, unsigned long long *from, unsigned long n)
+{
+  unsigned long i;
+  unsigned long long v;
+  for (i = 0; i < n; i++) {
+    v = __atomic_exchange_n(&from[i], 0, __ATOMIC_RELAXED);
+    if (v)
+      __atomic_fetch_add(&to[i], v, __ATOMIC_RELAXED);
+  }
+}
+
+/* A shard's counts go into its unit (dumps, the crash handler). */
 static void fold_shard(struct shard *s)
 {
-  unsigned long i, v;
-  for (i = 0; i < s->u->ncounters; i++) {
-    v = __atomic_exchange_n(&s->c[i], 0, __ATOMIC_RELAXED);
-    if (v)
-      __atomic_fetch_add(&s->u->counters[i], v, __ATOMIC_RELAXED);
-  }
+  move_counts(s->u->counters, s->c, s->u->ncounters);
 }
 
 /* Unlinks s from the list of live shards; the caller holds shard_mutex. */
@@ -64,14 +72,10 @@ static struct shard *retired_of(const struct __pathprof_unit *u)
   return s;
 }
 
-/* Adds s into r (its unit's retired shard) and zeroes s; atomic, as a dump or the crash handler
-   may be folding r meanwhile. */
+/* Adds s into r (its unit's retired shard) and zeroes s. */
 static void fold_into(struct shard *r, struct shard *s)
 {
-  unsigned long i;
-  for (i = 0; i < s->u->ncounters; i++)
-    if (s->c[i])
-      __atomic_fetch_add(&r->c[i], __atomic_exchange_n(&s->c[i], 0, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  move_counts(r->c, s->c, s->u->ncounters);
 }
 
 /* Ends one shard of an exiting thread: it becomes its unit's retired shard, or its counts go
