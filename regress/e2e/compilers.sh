@@ -209,8 +209,8 @@ for cc in gcc clang clang-19 tcc; do
   threads "$cc"
   diag "$cc" ""
   case $cc in
-    gcc) clean "$cc" -std=gnu99 fallthrough_macro; clean "$cc" -std=c2x fallthrough_spellings ;;
-    clang*) clean "$cc" -std=gnu99 fallthrough_macro ;;   # clang reads no fallthrough comments
+    gcc) clean "$cc" -std=gnu99 fallthrough_macro; clean "$cc" -std=c2x fallthrough_spellings; clean "$cc" -std=c99 sequence ;;
+    clang*) clean "$cc" -std=gnu99 fallthrough_macro; clean "$cc" -std=c99 sequence ;;   # clang reads no fallthrough comments
   esac
 done
 

@@ -357,9 +357,17 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_add(&s, *ext ? gnu_text[which] : "");
     p = m + strlen(macros[which]);
   }
-  if (frames)  /* the thread's stack of frames: per thread where our host runtime is linked */
+  if (frames) {  /* the thread's stack of frames: per thread where our host runtime is linked */
     pp_str_addf(&s, "extern %sstruct __pathprof_frame *__pathprof_sp;\n",
                 !u->o->host ? "" : *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "_Thread_local ");
+    /* a call's mark stores through a function: two marked calls in unsequenced operands (a
+       call's arguments) would be two unsequenced stores to one object, undefined behaviour
+       (-Wsequence-point); calls are indeterminately sequenced. Inlined at every -O. */
+    const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__)) void" : "static void";
+    pp_str_addf(&s, "%s __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
+    pp_str_addf(&s, "%s%s __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
+                " { e->fs = fs; e->r = r; }\n", ext, fn);
+  }
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");

@@ -620,18 +620,19 @@ static void frame_edits(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     const PPCall *c = &f->calls.v[k];
     if (!c->mark) continue;
     unsigned long site = k + 1 < PP_SITE_LAST ? (unsigned long)k + 1 : PP_SITE_LAST;
-    char *r = g->uses_r ? pp_xstrdup(", " E "->r = " R) : pp_xstrdup("");
+    char *at = g->uses_r ? pp_xasprintf("__pathprof_atr(" E ", %luUL, " R ")", fn | site)
+                         : pp_xasprintf("__pathprof_at(" E ", %luUL)", fn | site);
     int rank = (1 << 29) + c->depth;
     if (c->setjmp) {
-      ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(" E "->fs = %luUL%s, __pathprof_sjmark(" E "), "
-             "__pathprof_sjret(" E ", %s, %d, ", fn | site, r, g->uses_r ? "&" R : "0",
+      ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(%s, __pathprof_sjmark(" E "), "
+             "__pathprof_sjret(" E ", %s, %d, ", at, g->uses_r ? "&" R : "0",
              (lay->wide ? 1 : 0) | (c->builtin_setjmp ? 2 : 0)));
       ranked(ed, c->end, SIDE_CLOSE, rank, pp_xstrdup("))"));
     } else {
-      ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(" E "->fs = %luUL%s, ", fn | site, r));
+      ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(%s, ", at));
       ranked(ed, c->end, SIDE_CLOSE, rank, pp_xstrdup(")"));
     }
-    free(r);
+    free(at);
   }
 }
 
