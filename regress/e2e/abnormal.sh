@@ -1,7 +1,8 @@
 #!/bin/sh
 # Programs that end while functions are still running (regress/abnormal/): exit() from depth 1 and
 # 8 of a recursion, die() in another unit, abort() from a failed assert, SIGSEGV in a callee,
-# longjmp over three activations, execv from a callee, pthread_exit from a helper; a fault in a
+# longjmp over three activations, execv from a callee, pthread_exit from a helper, lazy frames (linked at
+# an activation's first marked call) exiting at depth 6; a fault in a
 # function's own code under --frames=all (the default keeps frames only in functions that may
 # stop in a call they make). Each is built
 # with gcc --coverage -O0 (the crash cases with gcovdump.c, which dumps gcov's counts on the
@@ -104,6 +105,7 @@ frames=""
 run_case longjmp-3 - "" longjump.c
 run_case execv-callee - "" execfrom.c
 run_case pthread-exit - "" threadexit.c
+run_case lazy-frames - "-1" lazyframe.c
 
 # Dumps while functions run (firmware checkpoints): the text dumps, imported, plus the exit
 # handler's profile count exactly what one profile of the same rounds without dumps counts.

@@ -336,6 +336,27 @@ static const char aadd32[] =
   "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
   "}\n";
 
+/* A lazy frame (PPLayout.lazy_frame): the activation's first marked call links it (out of
+   line: a mark is a test and a store, the link a call once per activation); an end
+   unlinks it when linked, else points it at __pathprof_d, where the marks of calls that run
+   after the end (in a return's expression, an exit(...)) go instead of linking a frame for an
+   activation already counted. The registration is the entry's or the constructor's. */
+static void lazy_frames(PPStr *s, const Unit *u, const char *ext) {
+  const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__))" : "static";
+  const char *unit = u->o->counter_bits == 32 ? "&__pathprof_u.base" : "&__pathprof_u";
+  pp_str_add(s, "static struct __pathprof_frame __pathprof_d;\n");
+  pp_str_addf(s, "%sstruct __pathprof_frame *__pathprof_link(void) {"
+              " struct __pathprof_frame *e = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow(__pathprof_sp);"
+              " __pathprof_sp = e + 1; e->unit = %s; e->r = 0; return e; }\n",
+              *ext ? "static __attribute__((__noinline__, __unused__)) " : "static ", unit);
+  pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_push(struct __pathprof_frame **pe) {"
+              " return *pe ? *pe : (*pe = __pathprof_link()); }\n", fn);
+  pp_str_addf(s, "%s void __pathprof_atl(struct __pathprof_frame **pe, unsigned long fs) { __pathprof_push(pe)->fs = fs; }\n", fn);
+  pp_str_addf(s, "%s%s void __pathprof_atrl(struct __pathprof_frame **pe, unsigned long fs, unsigned long long r)"
+              " { struct __pathprof_frame *e = __pathprof_push(pe); e->fs = fs; e->r = r; }\n", ext, fn);
+  pp_str_addf(s, "%s void __pathprof_pop(struct __pathprof_frame **pe) { if (*pe) __pathprof_sp = *pe; else *pe = &__pathprof_d; }\n", fn);
+}
+
 static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache,
                      bool frames) {
   char *tables = c_string(u->o->tables_key ? u->o->tables_key : u->o->tables);
@@ -363,9 +384,9 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     /* a call's mark stores through a function: two marked calls in unsequenced operands (a
        call's arguments) would be two unsequenced stores to one object, undefined behaviour
        (-Wsequence-point); calls are indeterminately sequenced. Inlined at every -O. */
-    const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__)) void" : "static void";
-    pp_str_addf(&s, "%s __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
-    pp_str_addf(&s, "%s%s __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
+    const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__))" : "static";
+    pp_str_addf(&s, "%s void __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
+    pp_str_addf(&s, "%s%s void __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
                 " { e->fs = fs; e->r = r; }\n", ext, fn);
   }
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
@@ -402,6 +423,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
                 "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
                 *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "");
+  if (frames) lazy_frames(&s, u, ext);
   if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
     pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
                 u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
@@ -601,7 +623,10 @@ static void rewrite_all(Unit *u, PPResult *res) {
                          u->o->counter_bits == 64 && !u->o->continuous,
                      u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ ",
                      ctor_registers(u, gnu), cache[i] = cached(u, t, &u->funcs.v[i], how, gnu),
-                     frames && keeps_frame(u, i) };
+                     frames && keeps_frame(u, i),
+                     /* --frames=all promises a frame to a fault in the function's own code; a
+                        setjmp's function keeps the frame its longjmp comes back to */
+                     u->o->frames != PP_FRAMES_ALL && !u->funcs.v[i].calls_setjmp };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];

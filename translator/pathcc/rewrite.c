@@ -378,7 +378,7 @@ static void plan_pieces(Gen *g) {
   /* osp units never register (their samples go to the hot list); a constructor registers the others
      where the target runs constructors, else the first function entry does (with frames, the
      frame's, before any code of the body) */
-  if (!g->lay->osp && !g->lay->ctor && !g->lay->frames)
+  if (!g->lay->osp && !g->lay->ctor && (!g->lay->frames || g->lay->lazy_frame))
     piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_REGISTER,
           pp_xasprintf("if (!%s.next) __pathprof_register%s(&%s);", g->u, g->lay->relocatable ? "_relocatable" : "", g->u),
           true);
@@ -410,7 +410,8 @@ static void plan_pieces(Gen *g) {
     bool leaves = e->kind == EK_EXIT;
     for (int x = follow[e->dst]; x >= 0; x = follow[gr->edges.v[x].dst]) leaves |= gr->edges.v[x].kind == EK_EXIT;
     if (g->lay->frames && leaves)
-      piece(g, e->site, e->arm < 0 ? ARM_PRE : e->arm, P_POP, pp_xstrdup("__pathprof_sp = " E), false);
+      piece(g, e->site, e->arm < 0 ? ARM_PRE : e->arm, P_POP,
+            pp_xstrdup(g->lay->lazy_frame ? "__pathprof_pop(&" E ")" : "__pathprof_sp = " E), false);
   }
   free(heads);
   free(follow);
@@ -608,20 +609,23 @@ static void frame_edits(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   char *regs = lay->ctor ? pp_xstrdup("") : pp_xasprintf("%s.next ? (void)0 : %s(&%s), ", g->u, reg, g->u);
   unsigned long fn = (unsigned long)lay->fn << PP_SITE_BITS;
   /* before any code at this offset, even what closes there (an empty body's end); field by
-     field, as an initializer list may become a memcpy from a template (-Os); r is left as it
-     was (site 0's path register is 0: the runtime reads no r there) */
-  ranked(ed, f->body_open, SIDE_CLOSE, 1 << 30,
-         pp_xasprintf(" struct __pathprof_frame *" E " = (%s~__pathprof_sp->fs ? __pathprof_sp :"
-                      " __pathprof_grow(__pathprof_sp)); unsigned long __pathprof_fs%s = (__pathprof_sp = " E " + 1, " E "->unit = &%s,"
-                      " " E "->fs = %luUL);",
-                      regs, *lay->ext ? " __attribute__((__unused__))" : "", g->u, fn));
+     field, as an initializer list may become a memcpy from a template (-Os); r is 0, what the
+     runtime reads for a function that keeps no register (its marks store none). A lazy frame is
+     linked at the first marked call instead: activations that make none pay nothing. */
+  char *open = lay->lazy_frame ? pp_xstrdup(" struct __pathprof_frame *" E " = 0;")
+             : pp_xasprintf(" struct __pathprof_frame *" E " = (%s~__pathprof_sp->fs ? __pathprof_sp :"
+                            " __pathprof_grow(__pathprof_sp)); unsigned long __pathprof_fs%s = (__pathprof_sp = " E " + 1, "
+                            E "->unit = &%s, " E "->r = 0, " E "->fs = %luUL);",
+                            regs, *lay->ext ? " __attribute__((__unused__))" : "", g->u, fn);
+  ranked(ed, f->body_open, SIDE_CLOSE, 1 << 30, open);
   free(regs);
   for (size_t k = 0; k < f->calls.n; k++) {
     const PPCall *c = &f->calls.v[k];
     if (!c->mark) continue;
     unsigned long site = k + 1 < PP_SITE_LAST ? (unsigned long)k + 1 : PP_SITE_LAST;
-    char *at = g->uses_r ? pp_xasprintf("__pathprof_atr(" E ", %luUL, " R ")", fn | site)
-                         : pp_xasprintf("__pathprof_at(" E ", %luUL)", fn | site);
+    const char *lz = lay->lazy_frame ? "l(&" : "(";
+    char *at = g->uses_r ? pp_xasprintf("__pathprof_atr%s" E ", %luUL, " R ")", lz, fn | site)
+                         : pp_xasprintf("__pathprof_at%s" E ", %luUL)", lz, fn | site);
     int rank = (1 << 29) + c->depth;
     if (c->setjmp) {
       ranked(ed, c->off, SIDE_OPEN, rank, pp_xasprintf("(%s, __pathprof_sjmark(" E "), "

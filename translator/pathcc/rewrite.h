@@ -53,6 +53,7 @@ typedef struct {
   bool cache;        /* hash mode: path ends look in the function's inline cache __pathprof_k<fn>
                         first (PP_CACHE_SLOTS entries pointing into the hash table) */
   bool frames;       /* link a frame into the thread's chain and mark it before every call */
+  bool lazy_frame;   /* frames: linked at the first marked call the activation makes, not at entry */
 } PPLayout;
 
 /* The inline cache of a hash-mode function: 2^PP_CACHE_BITS pointers to hash entries, one
