@@ -107,3 +107,35 @@ print("# edge mode: %d of %d edges instrumented (%.1f%%, the virtual exit->entry
       % (inst, total, 100.0 * inst / total, funcs))
 print("ok edge-tables" if 0 < inst < total else "not ok edge-tables: %d of %d edges instrumented" % (inst, total))
 PY
+
+# A run of case labels (case 'a': case 'e': ...) is one block with one dispatch edge, as in GCC's
+# CFG: a counter per label ran once for every label below the one taken (and was taken back on
+# each fall between them). Counts stay the trace's.
+r="$out/caserun"; mkdir -p "$r"
+cat >"$r/run.c" <<'C'
+int classify(int c)
+{
+  switch (c) {
+  case 'a': case 'e': case 'i': case 'o': case 'u': case 'y': case 'w':
+    return 1;
+  case '0': case '1':
+    return 2;
+  default:
+    return 0;
+  }
+}
+int main(int argc, char **argv) { (void)argv; return classify('a' + argc - 1) + classify('w') + classify('1') - 4; }
+C
+if (cd "$r" && "$top/bin/pathcc" --mode=edge --trace gcc -O2 -o run run.c && PATHPROF_TRACE="$r/trace.txt" ./run &&
+    "$top/bin/pathprof" coverage --format json -o cov.json pathprof.out) >"$r/log" 2>&1; then
+  n=$(python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))
+f = [f for f in t['functions'] if f['name'] == 'classify'][0]
+print(sum(1 for e in f['edges'] if e.get('dispatch')))" "$r/run-run.pp.json")
+  if [ "$n" = 3 ]; then echo "ok edge-case-run: three dispatch edges for two runs of labels and a default"
+  else echo "not ok edge-case-run: $n dispatch edges (a run of labels is one edge)"; fi
+  python3 "$top/regress/oracle.py" --name "edge-case-run" --trace "$r/trace.txt" --edges "$r/cov.json" "$r"/*.pp.json
+else
+  echo "not ok edge-case-run: build or run failed: $(head -1 "$r/log")"
+fi

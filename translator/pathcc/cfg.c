@@ -1,6 +1,7 @@
 /* AST -> CFG: one graph per function body, every edge tied to a site where its code can go; the
    statements (cfgexpr.c does expressions, cfgsrc.c the source text). */
 #include "cfgint.h"
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 
@@ -53,6 +54,8 @@ static int leave_to(Builder *b, int site, int arm, int dst, PPEdgeKind k) {
 }
 
 static bool noreturn_call(Builder *b, CXCursor c);
+static bool is_label(CXCursor c);
+static void case_in_group(Builder *b, CXCursor c, Kids k, unsigned colon, int e);
 
 /* Code placed before one of a compound's leading declarations (a block's entry hooks, the
    function's entry) would mix declarations and code (-Wdeclaration-after-statement, an error
@@ -321,6 +324,9 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
   }
   if (is_case && !b->sw.n) { fail(b, "case label outside a switch"); return; }
   if (colon == BAD || !k.n) { fail(b, "could not find the colon of a label"); return; }
+  int group = b->group_edge;
+  b->group_edge = -1;
+  if (is_case && group >= 0) { case_in_group(b, c, k, colon, group); return; }
   int nb = new_block(b), fs;
   if (b->tail_block == b->cur && b->tail_off <= start_of(c)) {
     fs = cfg_add_site(b, SK_STMT, b->tail_off, b->tail_off, b->tail_side);
@@ -348,10 +354,30 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
     int e = cfg_add_edge(b, nb, EK_NORMAL, hs, -1);
     b->g->edges.v[e].dispatch = true;
     b->cur = nb;
+    b->group_edge = is_label(k.v[k.n - 1]) ? e : -1;
   } else {
     Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb, hs };
     VEC_PUSH(b->labels, l);
   }
+  stmt(b, k.v[k.n - 1]);
+}
+
+/* Is c a case or default label? */
+static bool is_label(CXCursor c) {
+  return kind(c) == CXCursor_CaseStmt || kind(c) == CXCursor_DefaultStmt;
+}
+
+/* A case label right after another (case A: case B: ...) joins its group: same block, same
+   dispatch edge, whose code (and the block's entry) moves after this colon, where every label
+   of the group passes; its line counts nothing (gcov gives the first label's line the count). A counter per label would run once for each label below the one taken
+   (and be taken back on each fall between them): GCC's CFG has one block and one edge there. */
+static void case_in_group(Builder *b, CXCursor c, Kids k, unsigned colon, int e) {
+  int hs = stmt_site(b, colon, SIDE_OPEN);
+  assert(b->g->edges.v[e].dst == b->cur && b->g->edges.v[e].dispatch);
+  b->g->edges.v[e].site = hs;
+  b->g->blocks.v[b->cur].head = hs;
+  if (kind(c) == CXCursor_DefaultStmt) b->sw.v[b->sw.n - 1].has_default = true;
+  b->group_edge = is_label(k.v[k.n - 1]) ? e : -1;
   stmt(b, k.v[k.n - 1]);
 }
 
@@ -563,7 +589,8 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const c
   CXString n = clang_getCursorSpelling(fn);
   f->name = pp_xstrdup(clang_getCString(n));
   clang_disposeString(n);
-  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD, .tail_block = -1 };
+  Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD, .tail_block = -1,
+                .group_edge = -1 };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);

@@ -49,6 +49,10 @@ typedef struct {
      about the fall keeps the statement's line; tail_block -1 or another block: none */
   int tail_block, tail_side, tail_lvl;
   unsigned tail_off;
+  /* the dispatch edge of a case label whose statement is the label being built (case A: case
+     B: ...): the labels of such a group share one block and one dispatch edge, as in GCC's CFG;
+     -1: none */
+  int group_edge;
 } Builder;
 
 static inline enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {
