@@ -369,8 +369,9 @@ static bool is_label(CXCursor c) {
 
 /* A case label right after another (case A: case B: ...) joins its group: same block, same
    dispatch edge, whose code (and the block's entry) moves after this colon, where every label
-   of the group passes; its line counts nothing (gcov gives the first label's line the count). A counter per label would run once for each label below the one taken
-   (and be taken back on each fall between them): GCC's CFG has one block and one edge there. */
+   of the group passes; its line counts nothing (gcov gives the first label's line the count).
+   A counter per label would run once for each label below the one taken (and be taken back on
+   each fall between them): GCC's CFG has one block and one edge there. */
 static void case_in_group(Builder *b, CXCursor c, Kids k, unsigned colon, int e) {
   int hs = stmt_site(b, colon, SIDE_OPEN);
   assert(b->g->edges.v[e].dst == b->cur && b->g->edges.v[e].dispatch);

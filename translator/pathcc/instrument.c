@@ -336,19 +336,29 @@ static const char aadd32[] =
   "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
   "}\n";
 
-/* A lazy frame (PPLayout.lazy_frame): the activation's first marked call links it (out of
-   line: a mark is a test and a store, the link a call once per activation); an end
-   unlinks it when linked, else points it at __pathprof_d, where the marks of calls that run
-   after the end (in a return's expression, an exit(...)) go instead of linking a frame for an
-   activation already counted. The registration is the entry's or the constructor's. */
-static void lazy_frames(PPStr *s, const Unit *u, const char *ext) {
+/* The frames' helpers (doc/formats.md §1). __pathprof_new takes the thread's next frame; a
+   function that keeps its frame from entry calls it there. A call's mark stores through
+   __pathprof_at/__pathprof_atr: two marked calls in unsequenced operands (a call's arguments)
+   would otherwise be two unsequenced stores to one object, undefined behaviour
+   (-Wsequence-point); calls are indeterminately sequenced, and inlined at every -O. A lazy
+   frame (PPLayout.lazy_frame) is linked by the activation's first marked call (__pathprof_atl,
+   __pathprof_atrl; the link out of line: a mark is a test and a store, the link a call once per
+   activation); an end unlinks it when linked, else points it at __pathprof_d, where the marks of
+   calls that run after the end (in a return's expression, an exit(...)) go instead of linking
+   a frame for an activation already counted. The registration is the entry's or the
+   constructor's. */
+static void frame_helpers(PPStr *s, const Unit *u, const char *ext) {
   const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__))" : "static";
   const char *unit = u->o->counter_bits == 32 ? "&__pathprof_u.base" : "&__pathprof_u";
-  pp_str_add(s, "static struct __pathprof_frame __pathprof_d;\n");
-  pp_str_addf(s, "%sstruct __pathprof_frame *__pathprof_link(void) {"
+  pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_new(void) {"
               " struct __pathprof_frame *e = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow(__pathprof_sp);"
-              " __pathprof_sp = e + 1; e->unit = %s; e->r = 0; return e; }\n",
-              *ext ? "static __attribute__((__noinline__, __unused__)) " : "static ", unit);
+              " __pathprof_sp = e + 1; e->unit = %s; e->r = 0; return e; }\n", fn, unit);
+  pp_str_addf(s, "%s void __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
+  pp_str_addf(s, "%s%s void __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
+              " { e->fs = fs; e->r = r; }\n", ext, fn);
+  pp_str_add(s, "static struct __pathprof_frame __pathprof_d;\n");
+  pp_str_addf(s, "%sstruct __pathprof_frame *__pathprof_link(void) { return __pathprof_new(); }\n",
+              *ext ? "static __attribute__((__noinline__, __unused__)) " : "static ");
   pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_push(struct __pathprof_frame **pe) {"
               " return *pe ? *pe : (*pe = __pathprof_link()); }\n", fn);
   pp_str_addf(s, "%s void __pathprof_atl(struct __pathprof_frame **pe, unsigned long fs) { __pathprof_push(pe)->fs = fs; }\n", fn);
@@ -378,17 +388,9 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_add(&s, *ext ? gnu_text[which] : "");
     p = m + strlen(macros[which]);
   }
-  if (frames) {  /* the thread's stack of frames: per thread where our host runtime is linked */
+  if (frames)  /* the thread's stack of frames: per thread where our host runtime is linked */
     pp_str_addf(&s, "extern %sstruct __pathprof_frame *__pathprof_sp;\n",
                 !u->o->host ? "" : *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "_Thread_local ");
-    /* a call's mark stores through a function: two marked calls in unsequenced operands (a
-       call's arguments) would be two unsequenced stores to one object, undefined behaviour
-       (-Wsequence-point); calls are indeterminately sequenced. Inlined at every -O. */
-    const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__))" : "static";
-    pp_str_addf(&s, "%s void __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
-    pp_str_addf(&s, "%s%s void __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
-                " { e->fs = fs; e->r = r; }\n", ext, fn);
-  }
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
@@ -423,7 +425,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
                 "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
                 *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "");
-  if (frames) lazy_frames(&s, u, ext);
+  if (frames) frame_helpers(&s, u, ext);
   if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
     pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
                 u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");

@@ -604,21 +604,22 @@ static void ranked(PPEdits *ed, unsigned off, int side, int rank, char *text) {
    value passes through __pathprof_sjret, which restores the path as it was at the setjmp when a
    longjmp returns. */
 static void frame_edits(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const Gen *g) {
-  const char *reg = lay->relocatable ? "__pathprof_register_relocatable" : "__pathprof_register";
-  /* a unit registered from a constructor needs no check here */
-  char *regs = lay->ctor ? pp_xstrdup("") : pp_xasprintf("%s.next ? (void)0 : %s(&%s), ", g->u, reg, g->u);
   unsigned long fn = (unsigned long)lay->fn << PP_SITE_BITS;
-  /* before any code at this offset, even what closes there (an empty body's end); field by
-     field, as an initializer list may become a memcpy from a template (-Os); r is 0, what the
-     runtime reads for a function that keeps no register (its marks store none). A lazy frame is
-     linked at the first marked call instead: activations that make none pay nothing. */
-  char *open = lay->lazy_frame ? pp_xstrdup(" struct __pathprof_frame *" E " = 0;")
-             : pp_xasprintf(" struct __pathprof_frame *" E " = (%s~__pathprof_sp->fs ? __pathprof_sp :"
-                            " __pathprof_grow(__pathprof_sp)); unsigned long __pathprof_fs%s = (__pathprof_sp = " E " + 1, "
-                            E "->unit = &%s, " E "->r = 0, " E "->fs = %luUL);",
-                            regs, *lay->ext ? " __attribute__((__unused__))" : "", g->u, fn);
+  /* before any code at this offset, even what closes there (an empty body's end): the unit
+     registers (unless a constructor did), the frame is taken (__pathprof_new: r 0, what the
+     runtime reads for a function that keeps no register, its marks storing none) and marked at
+     site 0. A lazy frame is linked at the first marked call instead: activations that make none
+     pay nothing. */
+  char *open;
+  if (lay->lazy_frame) open = pp_xstrdup(" struct __pathprof_frame *" E " = 0;");
+  else {
+    const char *reg = lay->relocatable ? "__pathprof_register_relocatable" : "__pathprof_register";
+    char *regs = lay->ctor ? pp_xstrdup("") : pp_xasprintf("%s.next ? (void)0 : %s(&%s), ", g->u, reg, g->u);
+    open = pp_xasprintf(" struct __pathprof_frame *" E " = (%s__pathprof_new()); unsigned long __pathprof_fs%s = ("
+                        E "->fs = %luUL);", regs, *lay->ext ? " __attribute__((__unused__))" : "", fn);
+    free(regs);
+  }
   ranked(ed, f->body_open, SIDE_CLOSE, 1 << 30, open);
-  free(regs);
   for (size_t k = 0; k < f->calls.n; k++) {
     const PPCall *c = &f->calls.v[k];
     if (!c->mark) continue;
