@@ -97,7 +97,8 @@ for line in open(sys.argv[1]):
     assert t["mode"] == "edge", t["mode"]
     for f in t["functions"]:
         funcs += 1
-        slots = sorted([e["counter"] for e in f["edges"] if "counter" in e] + ([f["entry_counter"]] if "entry_counter" in f else []))
+        slots = sorted([e["counter"] for e in f["edges"] if "counter" in e] + ([f["entry_counter"]] if "entry_counter" in f else [])
+                       + [slot for site, slot in f.get("splits", []) if slot >= 0])
         if slots != list(range(f["counters"])) or f["edges_instrumented"] != f["counters"]:
             print("not ok edge-tables: %s: counter slots %s, counters %d" % (f["name"], slots, f["counters"]))
             sys.exit(0)

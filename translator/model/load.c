@@ -467,6 +467,25 @@ int pp_partial_decode(const PPLoadedUnit *u, const PPTabFunc *f, const uint64_t 
   return pp_partial_prefix(f, d, p->site, p->r, es, (int)f->g.edges.n + 1, id);
 }
 
+/* Adds count activations stopped at (site, id) to v's partial paths. */
+static void add_part(PPFuncView *v, uint64_t site, uint64_t id, int64_t count) {
+  size_t k;
+  for (k = 0; k < v->nparts && !(v->parts[k].site == site && v->parts[k].id == id); k++) {}
+  if (k == v->nparts) {
+    v->parts = pp_xrealloc(v->parts, sizeof *v->parts * (v->nparts + 1));
+    PPPartial q = { site, id, 0 };
+    v->parts[v->nparts++] = q;
+  }
+  v->parts[k].count += count;
+}
+
+static void drop_zero_parts(PPFuncView *v) {
+  size_t m = 0;
+  for (size_t k = 0; k < v->nparts; k++)
+    if (v->parts[k].count) v->parts[m++] = v->parts[k];
+  v->nparts = m;
+}
+
 /* The partial paths of function fn of unit u (hosted profiles keep them on the unit record),
    added to v's: by (site, id), zeros dropped; undecodable ones counted in v->bad_parts. */
 static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
@@ -478,19 +497,9 @@ static void add_parts(PPFuncView *v, const PPLoadedUnit *u, int fn) {
     if (p->fn != (unsigned long long)fn) continue;
     if (!d) d = pp_partial_offsets(&u->tab.funcs.v[fn]);  /* once, and only for a function with some */
     if (pp_partial_decode(u, &u->tab.funcs.v[fn], d, p, es, &id) < 0) { v->bad_parts = pp_sat_add(v->bad_parts, (uint64_t)(p->count < 0 ? -p->count : p->count)); continue; }
-    size_t k;
-    for (k = 0; k < v->nparts && !(v->parts[k].site == p->site && v->parts[k].id == id); k++) {}
-    if (k == v->nparts) {
-      v->parts = pp_xrealloc(v->parts, sizeof *v->parts * (v->nparts + 1));
-      PPPartial q = { p->site, id, 0 };
-      v->parts[v->nparts++] = q;
-    }
-    v->parts[k].count += p->count;
+    add_part(v, p->site, id, p->count);
   }
-  size_t m = 0;
-  for (size_t k = 0; k < v->nparts; k++)
-    if (v->parts[k].count) v->parts[m++] = v->parts[k];
-  v->nparts = m;
+  drop_zero_parts(v);
   free(es);
   free(d);
 }
@@ -584,7 +593,8 @@ static void add_copy(PPFuncView *v, PPPathCount *p, size_t n, uint64_t ovf) {
 }
 
 /* Edge mode: adds a copy's edge counts (solved from its chord counters, the activations that
-   stopped in a block leaving it for the exit unseen) to v. */
+   stopped in a block leaving it for the exit unseen) to v, and the stops its splits solve (no
+   frame recorded them) to its partial paths. */
 static void add_edges(PPFuncView *v, const PPLoadedUnit *u, int fn) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   size_t m = f->g.edges.n;
@@ -594,7 +604,11 @@ static void add_edges(PPFuncView *v, const PPLoadedUnit *u, int fn) {
     int b = u->rec->part[i].fn == (unsigned long long)fn ? pp_partial_block(f, u->rec->part[i].site) : -1;
     if (b >= 0 && (size_t)b < f->g.blocks.n) stops[b] += u->rec->part[i].count;
   }
-  v->unbalanced |= !pp_flow_edges(f, u->rec->counters, stops, e);
+  int64_t *split_stops = pp_xcalloc(f->splits.n + 1, sizeof(int64_t));
+  v->unbalanced |= !pp_flow_edges(f, u->rec->counters, stops, e, split_stops);
+  for (size_t k = 0; k < f->splits.n; k++) add_part(v, (uint64_t)f->splits.v[k].site, 0, split_stops[k]);
+  drop_zero_parts(v);
+  free(split_stops);
   free(stops);
   if (!v->edges) v->edges = pp_xcalloc(m + 1, sizeof(uint64_t));
   for (size_t i = 0; i <= m; i++) v->edges[i] = pp_sat_add(v->edges[i], e[i]);

@@ -102,6 +102,12 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
     }
     json_object_set_new(o, "stops", st);
   }
+  if (f->splits.n) {
+    json_t *sp = json_array();
+    for (size_t i = 0; i < f->splits.n; i++)
+      json_array_append_new(sp, json_pack("[ii]", f->splits.v[i].site, f->splits.v[i].slot));
+    json_object_set_new(o, "splits", sp);
+  }
   return o;
 }
 
@@ -375,6 +381,26 @@ static int read_stops(PPTabFunc *f, json_t *a, int nfiles) {
   return 0;
 }
 
+/* Edge mode's stop groups, [site, slot] each (optional key): a site the stops name, a slot of
+   the function's counters, and no group of a block after its last. */
+static int read_splits(PPTabFunc *f, json_t *a) {
+  size_t i;
+  json_t *x;
+  if (!a) return 0;
+  if (!json_is_array(a)) return -1;
+  bool *closed = pp_xcalloc(f->g.blocks.n + 1, sizeof(bool));
+  int rc = 0;
+  json_array_foreach(a, i, x) {
+    PPSplit s = { (int)json_integer_value(json_array_get(x, 0)), (int)json_integer_value(json_array_get(x, 1)) };
+    if (!json_is_array(x) || json_array_size(x) != 2 || s.site < 0 || (size_t)s.site >= f->stops.n ||
+        s.slot < PP_SPLIT_LAST || s.slot >= f->counters || closed[f->stops.v[s.site].block]) { rc = -1; break; }
+    closed[f->stops.v[s.site].block] = s.slot == PP_SPLIT_LAST;
+    VEC_PUSH(f->splits, s);
+  }
+  free(closed);
+  return rc;
+}
+
 /* Rebuilds one function's DAG and renumbers it; the stored values must come out again. */
 static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   const char *name = json_string_value(json_object_get(o, "name"));
@@ -417,6 +443,7 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   if (!rc && ppp) rc = read_ppp(f, o, w);
   if (!rc) rc = pp_decisions_read(&f->g, json_object_get(o, "decisions"), nfiles);
   if (!rc) rc = read_stops(f, json_object_get(o, "stops"), nfiles);
+  if (!rc) rc = read_splits(f, json_object_get(o, "splits"));
   free(vals);
   free(w);
   return rc;
@@ -516,6 +543,7 @@ void pp_tables_free(PPTables *t) {
     pp_graph_free(&t->funcs.v[i].g);
     pp_ppp_free(&t->funcs.v[i].num);
     VEC_FREE(t->funcs.v[i].stops);
+    VEC_FREE(t->funcs.v[i].splits);
   }
   for (size_t i = 0; i < t->skipped.n; i++) { free(t->skipped.v[i].name); free(t->skipped.v[i].why); }
   VEC_FREE(t->files); VEC_FREE(t->funcs); VEC_FREE(t->skipped);

@@ -9,6 +9,16 @@
    the site is a __builtin_setjmp (its path is taken back before its block, doc/formats.md). */
 typedef struct { int block, file; unsigned line; bool builtin_setjmp; } PPStop;
 
+/* Edge mode without frames: a group of calls of one block that an activation may stop in,
+   named by the stop site of its first call (its block: stops[site].block). The block's flow
+   passes one sub-vertex per group, in order: a stop in the group leaves that sub-vertex for the
+   exit (an edge no code counts; conservation solves it, as GCC's fake edges), and the group's
+   return goes on to the next sub-vertex through the edge counted in slot (-1: a spanning-tree
+   edge), or, for a group the block's out-edges follow at once (PP_SPLIT_LAST), none: they leave
+   from the same sub-vertex. */
+typedef struct { int site, slot; } PPSplit;
+#define PP_SPLIT_LAST (-2)
+
 typedef struct {
   char *name;
   int file;
@@ -29,6 +39,7 @@ typedef struct {
   bool ppp_array;       /* interesting paths count in num.slots counters from offset */
   int ppp_bits;         /* the register's low field: Ball-Larus id; above it the PPP id */
   VEC(PPStop) stops;    /* by site: the frames' call sites (tables without them: none) */
+  VEC(PPSplit) splits;  /* edge mode: the stop groups its counters solve, by block and order */
 } PPTabFunc;
 
 

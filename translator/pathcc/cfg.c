@@ -474,9 +474,31 @@ static void note_tail(Builder *b, CXCursor c, const Kids *k) {
     set_tail(b, cfg_stmt_end(b, c), SIDE_CLOSE);
 }
 
+/* Statement c starts in the block of calls made by earlier statements: they return before it,
+   so a site at its start can count their returns (edge mode's splits, tables.h PPSplit). The
+   calls of other blocks met since are in their blocks' last statements. */
+static void split_before(Builder *b, CXCursor c) {
+  int site = -1;
+  for (size_t i = b->unsplit; b->splits && i < b->f->calls.n; i++) {
+    PPCall *call = &b->f->calls.v[i];
+    if (call->block != b->cur) continue;
+    if (site < 0) {
+      unsigned at = stmt_start(b, c);
+      site = stmt_site(b, at, SIDE_OPEN);
+      if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
+    }
+    call->split = site;
+  }
+  b->unsplit = b->f->calls.n;
+}
+
 static void stmt(Builder *b, CXCursor c) {
   if (b->why) return;
   Kids k = kids(c);
+  enum CXCursorKind ck = kind(c);
+  if (ck != CXCursor_CompoundStmt && ck != CXCursor_NullStmt && ck != CXCursor_CaseStmt && ck != CXCursor_DefaultStmt &&
+      ck != CXCursor_LabelStmt)
+    split_before(b, c);
   switch (kind(c)) {
   case CXCursor_CompoundStmt:
     b->depth++;
@@ -584,14 +606,14 @@ static void body(Builder *b, CXCursor body) {
   VEC_FREE(k);
 }
 
-int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const char **why) {
+int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, bool splits, PPFunc *f, const char **why) {
   memset(f, 0, sizeof *f);
   pp_graph_init(&f->g);
   CXString n = clang_getCursorSpelling(fn);
   f->name = pp_xstrdup(clang_getCString(n));
   clang_disposeString(n);
   Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD, .tail_block = -1,
-                .group_edge = -1 };
+                .group_edge = -1, .splits = splits };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);

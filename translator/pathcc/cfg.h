@@ -46,6 +46,9 @@ typedef struct {
                           activation only by a fault */
   char *callee;        /* the function named (NULL for a call through a pointer) */
   bool mark;           /* the frame records this call's site before it runs */
+  int split;           /* edge mode's split site: a statement of the same block that starts after
+                          the call's statement, where its group's returns can be counted (-1:
+                          none, the call is in its block's last statement) */
 } PPCall;
 
 typedef struct {
@@ -59,6 +62,7 @@ typedef struct {
   VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */
   unsigned body_open;      /* offset just after the body's '{' */
   bool calls_setjmp;       /* the path register must be volatile */
+  bool framed;             /* edge mode: its splits could not be placed, it keeps frames */
   bool indent_check;       /* a body pathcc braces is followed by code the compiler may find
                               misleadingly indented; with the braces it cannot say so */
   VEC(PPCall) calls;       /* by offset once the body is built: site k + 1 is calls.v[k] */
@@ -74,8 +78,10 @@ typedef struct {
 } PPSource;
 
 int pp_source_file(PPSource *src, const char *name);
-/* Builds f from a function definition cursor; with conditions, &&, || and ?: are decisions. Returns 0, or -1 with *why (static text) when
-   the function must stay uninstrumented, -2 when its own attributes say so (no warning). */
-int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, PPFunc *f, const char **why);
+/* Builds f from a function definition cursor; with conditions, &&, || and ?: are decisions;
+   with splits, calls get their split sites (PPCall.split). Returns 0, or -1 with *why (static
+   text) when the function must stay uninstrumented, -2 when its own attributes say so (no
+   warning). */
+int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, bool splits, PPFunc *f, const char **why);
 void pp_func_free(PPFunc *f);
 #endif

@@ -251,7 +251,7 @@ static void note_call(Builder *b, CXCursor c, int d) {
   bool builtin = name && !strncmp(name, "__builtin_", 10) && !sj && !ending_builtin(name);
   PPCall call = { off, end, b->cur, 0, 0, d, sj, sj && !strcmp(name, "__builtin_setjmp"),
                   name && (nothrow_builtin(name) || exec_name(name)), name && nothrow_builtin(name),
-                  name ? pp_xstrdup(name) : NULL, false };
+                  name ? pp_xstrdup(name) : NULL, false, -1 };
   clang_disposeString(n);
   if (builtin || constant) { free(call.callee); return; }  /* compiler intrinsics: nothing to stop in */
   call.line = presumed(b, clang_getRangeEnd(clang_getCursorExtent(c)), &call.file);

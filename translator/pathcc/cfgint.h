@@ -53,6 +53,8 @@ typedef struct {
      B: ...): the labels of such a group share one block and one dispatch edge, as in GCC's CFG;
      -1: none */
   int group_edge;
+  bool splits;      /* edge mode's split sites are wanted (PPCall.split) */
+  size_t unsplit;   /* calls from here on have not met a statement after their own */
 } Builder;
 
 static inline enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {

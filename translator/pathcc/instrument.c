@@ -49,9 +49,21 @@ typedef struct {
   uint64_t ppp_digest;      /* ppp: FNV-1a of every function's interesting set, for the checksum */
   VEC(char *) changed;      /* ppp: functions whose graph differs from the one SPEC numbers */
   VEC(unsigned) fk;         /* kpath: each planned function's k (--k=auto: picked per function) */
+  VEC(double) calls;        /* edge mode: each planned function's estimated entries, for placement */
 } Unit;
 
 static bool uses_frames(const Unit *u);
+
+/* Edge mode under --frames=calls: an activation that stops in a call is solved from counts of
+   the returns of its block's calls (splits, tables.h PPSplit), as GCC's fake edges do, instead
+   of kept in a frame. */
+static bool splits_wanted(const Unit *u) { return u->o->mode == PP_MODE_EDGE && u->o->frames == PP_FRAMES_CALLS; }
+
+/* Whether function f counts its stops by splits: a setjmp's function keeps its frame, which
+   a longjmp comes back into, and every call needs a site number. */
+static bool split_function(const Unit *u, const PPFunc *f) {
+  return splits_wanted(u) && !f->calls_setjmp && !f->framed && f->calls.n + 1 < PP_SITE_LAST;
+}
 
 static void collect_errors(Unit *u) {
   unsigned n = clang_getNumDiagnostics(u->tu);
@@ -194,9 +206,7 @@ static void plan(Unit *u, PPFunc *f) {
       t.cfg_edges += !e->dead && e->kind <= EK_CUT;
     }
     if (u->o->mode == PP_MODE_EDGE) {
-      t.counters = pp_place_edges(&f->g, calls, &t.entry_slot);
-      t.offset = u->tab.ncounters;
-      u->tab.ncounters += (uint64_t)t.counters;
+      VEC_PUSH(u->calls, calls);  /* placed once the unit's calls are marked (place_edges) */
     } else if (u->o->mode == PP_MODE_PPP) {
       plan_ppp(u, f, &t);
       t.wide = pp_rewrite_needs_wide(&f->g) || (t.ppp_array && (pp_ppp_table_size(&t.num) << t.ppp_bits) >= (1ULL << 31));
@@ -267,7 +277,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Continue;
   }
   PPFunc f;
-  int rc = pp_cfg_build(&u->src, c, u->o->conditions, &f, &why);
+  int rc = pp_cfg_build(&u->src, c, u->o->conditions, splits_wanted(u), &f, &why);
   if (rc) {
     skip(u, c, why, rc == -2);
     pp_func_free(&f);
@@ -596,16 +606,79 @@ static void mark_calls(Unit *u) {
 /* Whether function i keeps a frame: it marks a call, or --frames=all. */
 static bool keeps_frame(const Unit *u, size_t i) {
   if (u->o->frames == PP_FRAMES_ALL) return true;
+  if (split_function(u, &u->funcs.v[i])) return false;  /* its splits count what frames would keep */
   for (size_t k = 0; k < u->funcs.v[i].calls.n; k++)
     if (u->funcs.v[i].calls.v[k].mark) return true;
   return false;
+}
+
+/* Whether call c runs before the code edge e puts on its way out of c's block: code at a
+   statement, or before a condition, goes before its text; an outcome's after it. */
+static bool runs_before(const PPFunc *f, const PPCall *c, const PPEdge *e) {
+  if (e->site < 0) return true;  /* no place for code: a tree edge */
+  const PPSite *s = &f->sites.v[e->site];
+  bool after = e->arm == ARM_TRUE || e->arm == ARM_FALSE || e->arm == ARM_POST;
+  return c->end <= (after ? s->end : s->off);
+}
+
+static int by_split_site(const void *a, const void *b) {
+  const PPSplit *x = a, *y = b;
+  return x->slot != y->slot ? x->slot - y->slot : x->site - y->site;
+}
+
+/* Edge mode's splits of f (tables.h PPSplit): per block, its marked calls grouped by split
+   site, in text order, each group named by its first call's stop site; the calls of the
+   block's last statement form its last group when they run before every way out's code (a
+   return's value or a call that never returns runs after it: a stop there counts as the way
+   out taken, as before). The slot field holds the split site until placement. */
+static void group_splits(const PPFunc *f, PPTabFunc *t) {
+  const PPGraph *g = &f->g;
+  for (size_t b = 0; b < g->blocks.n; b++) {
+    size_t first = t->splits.n;
+    bool last = false;
+    int last_site = 0;
+    for (size_t k = 0; k < f->calls.n; k++) {
+      const PPCall *c = &f->calls.v[k];
+      if (!c->mark || c->block != (int)b) continue;
+      if (c->split < 0) {
+        bool before = true;
+        for (size_t i = 0; i < g->edges.n && before; i++)
+          if (g->edges.v[i].src == (int)b && !g->edges.v[i].dead && g->edges.v[i].kind <= EK_CUT)
+            before = runs_before(f, c, &g->edges.v[i]);
+        if (before && !last) { last = true; last_site = (int)k + 1; }
+        continue;
+      }
+      size_t j;
+      for (j = first; j < t->splits.n && t->splits.v[j].slot != c->split; j++) {}
+      if (j == t->splits.n) { PPSplit s = { (int)k + 1, c->split }; VEC_PUSH(t->splits, s); }
+    }
+    /* split sites are numbered in text order; groups by their site, each named by its first call */
+    pp_sort(t->splits.v + first, t->splits.n - first, sizeof(PPSplit), by_split_site);
+    if (last) { PPSplit s = { last_site, PP_SPLIT_LAST }; VEC_PUSH(t->splits, s); }
+  }
+}
+
+/* Edge mode: each function's chords and counters, once the calls that may stop are known. */
+static void place_edges(Unit *u) {
+  for (size_t i = 0; i < u->funcs.n; i++) {
+    PPFunc *f = &u->funcs.v[i];
+    PPTabFunc *t = &u->tab.funcs.v[i];
+    if (split_function(u, f)) group_splits(f, t);
+    t->counters = pp_place_edges(&f->g, u->calls.v[i], t->stops.v, t->splits.v, t->splits.n, &t->entry_slot);
+    if (t->counters < 0) {  /* splits that cannot be solved: the function keeps frames */
+      f->framed = true;
+      VEC_FREE(t->splits);
+      t->counters = pp_place_edges(&f->g, u->calls.v[i], t->stops.v, NULL, 0, &t->entry_slot);
+    }
+    t->offset = u->tab.ncounters;
+    u->tab.ncounters += (uint64_t)t->counters;
+  }
 }
 
 static void rewrite_all(Unit *u, PPResult *res) {
   bool any_hash = false, gnu = gnu_output(&u->src), *used = pp_xcalloc(u->funcs.n, sizeof(bool));
   bool *cache = pp_xcalloc(u->funcs.n, sizeof(bool));
   bool frames = uses_frames(u);
-  if (frames) mark_calls(u);
   const char *ext = gnu ? "__extension__ " : "";
   char *why = NULL;
   int how = counting(u, gnu, &why);
@@ -628,7 +701,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
                      frames && keeps_frame(u, i),
                      /* --frames=all promises a frame to a fault in the function's own code; a
                         setjmp's function keeps the frame its longjmp comes back to */
-                     u->o->frames != PP_FRAMES_ALL && !u->funcs.v[i].calls_setjmp };
+                     u->o->frames != PP_FRAMES_ALL && !u->funcs.v[i].calls_setjmp, t->splits.v, t->splits.n };
     bool *zero = pp_place_zero(g);
     t->probes = pp_rewrite_function(&u->edits, &u->funcs.v[i], &lay, zero);
     for (size_t k = 0; k < g->edges.n; k++) g->edges.v[k].probe = probe[k];
@@ -663,6 +736,7 @@ static void unit_free(Unit *u) {
   for (size_t i = 0; i < u->changed.n; i++) free(u->changed.v[i]);
   VEC_FREE(u->changed);
   VEC_FREE(u->fk);
+  VEC_FREE(u->calls);
   pp_edits_free(&u->edits);
   pp_profweights_free(u->weights);
   free(u->weights_err);
@@ -709,6 +783,8 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   res->instrumented = (int)u.funcs.n;
   for (size_t i = 0; i < u.funcs.n; i++) res->recheck |= u.funcs.v[i].indent_check;
   res->warning = warning_line(&u);
+  if (u.funcs.n && uses_frames(&u)) mark_calls(&u);
+  if (u.funcs.n && o->mode == PP_MODE_EDGE) place_edges(&u);
   if (u.funcs.n) rewrite_all(&u, res);
   for (size_t i = 0; i < u.funcs.n; i++) u.tab.funcs.v[i].g = u.funcs.v[i].g;
   u.tab.files.v = u.src.files.v;  /* the tables own the file names from here on */

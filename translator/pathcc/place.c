@@ -1,5 +1,6 @@
 /* Probe placement: edge weights, a maximum spanning tree, and event-counting increments on chords. */
 #include "place.h"
+#include "model/flow.h"
 #include <assert.h>
 #include <stdlib.h>
 
@@ -71,20 +72,14 @@ static int find(int *uf, int x) {
   return x;
 }
 
-/* The edges one spanning tree is grown over; index g->edges.n stands for the virtual
-   exit->entry edge (edge mode), whose weight is virt. */
-typedef struct { const PPGraph *g; double virt; bool edge_mode; } TreeSet;
+/* The edges one spanning tree is grown over. */
+typedef struct { const PPGraph *g; } TreeSet;
 
 static const TreeSet *sort_set;
-
-static double weight_of(const TreeSet *t, int i) {
-  return i == (int)t->g->edges.n ? t->virt : t->g->edges.v[i].weight;
-}
 
 /* Path mode: a chord on an exit or dummy edge costs nothing, its increment folds into the
    counter update that edge (or the back edge a dummy stands for) makes anyway. */
 static bool free_chord(const TreeSet *t, int i) {
-  if (t->edge_mode || i >= (int)t->g->edges.n) return false;
   PPEdgeKind k = t->g->edges.v[i].kind;
   return k == EK_EXIT || k == EK_DUMMY_ENTRY || k == EK_DUMMY_EXIT;
 }
@@ -94,57 +89,119 @@ static bool free_chord(const TreeSet *t, int i) {
    out-degree one at their source, so they form a forest and all fit on the tree; quiet ones
    mostly do. */
 static int by_weight(const void *a, const void *b) {
-  int i = *(const int *)a, j = *(const int *)b, m = (int)sort_set->g->edges.n;
-  bool ni = i < m && sort_set->g->edges.v[i].no_site, nj = j < m && sort_set->g->edges.v[j].no_site;
-  if (ni != nj) return ni ? -1 : 1;
-  ni = i < m && sort_set->g->edges.v[i].quiet, nj = j < m && sort_set->g->edges.v[j].quiet;
-  if (ni != nj) return ni ? -1 : 1;
+  int i = *(const int *)a, j = *(const int *)b;
+  const PPEdge *x = &sort_set->g->edges.v[i], *y = &sort_set->g->edges.v[j];
+  if (x->no_site != y->no_site) return x->no_site ? -1 : 1;
+  if (x->quiet != y->quiet) return x->quiet ? -1 : 1;
   bool fi = free_chord(sort_set, i), fj = free_chord(sort_set, j);
   if (fi != fj) return fi ? 1 : -1;
-  double wi = weight_of(sort_set, i), wj = weight_of(sort_set, j);
-  if (wi != wj) return wi > wj ? -1 : 1;
+  if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
   return i - j;
 }
 
 /* Live CFG edges: what edge mode counts (back and cut edges included, dummies not). */
 static bool cfg_live(const PPEdge *e) { return !e->dead && e->kind <= EK_CUT; }
 
-/* Kruskal over the undirected edges: path mode grows it over the DAG with exit-entry forced in;
-   edge mode over the live CFG edges plus the virtual exit->entry edge, which competes by its
-   weight. Marks tree edges in in_tree[] (index m: the virtual edge). */
-static void spanning_tree(const PPGraph *g, bool edge_mode, double virt, bool *in_tree) {
+/* Kruskal over the undirected DAG edges with exit-entry forced in. Marks tree edges in
+   in_tree[]. */
+static void spanning_tree(const PPGraph *g, bool *in_tree) {
   int n = (int)g->blocks.n, m = 0;
   int *uf = pp_xmalloc(sizeof(int) * (size_t)n), *idx = pp_xmalloc(sizeof(int) * (g->edges.n + 1));
-  TreeSet set = { g, virt, edge_mode };
+  TreeSet set = { g };
   for (int v = 0; v < n; v++) uf[v] = v;
-  if (!edge_mode) uf[PP_EXIT] = PP_ENTRY;
+  uf[PP_EXIT] = PP_ENTRY;
   for (size_t i = 0; i < g->edges.n; i++)
-    if (edge_mode ? cfg_live(&g->edges.v[i]) : pp_edge_in_dag(&g->edges.v[i])) idx[m++] = (int)i;
-  if (edge_mode) idx[m++] = (int)g->edges.n;
+    if (pp_edge_in_dag(&g->edges.v[i])) idx[m++] = (int)i;
   sort_set = &set;
   pp_sort(idx, (size_t)m, sizeof(int), by_weight);
   for (int i = 0; i < m; i++) {
-    bool virtual_edge = idx[i] == (int)g->edges.n;
-    int src = virtual_edge ? PP_EXIT : g->edges.v[idx[i]].src, dst = virtual_edge ? PP_ENTRY : g->edges.v[idx[i]].dst;
-    int a = find(uf, src), b = find(uf, dst);
+    int a = find(uf, g->edges.v[idx[i]].src), b = find(uf, g->edges.v[idx[i]].dst);
     if (a != b) { uf[a] = b; in_tree[idx[i]] = true; }
   }
   sort_set = NULL;
   free(uf); free(idx);
 }
 
-int pp_place_edges(PPGraph *g, double calls, int *entry_slot) {
-  int m = (int)g->edges.n, slots = 0;
-  bool *in_tree = pp_xcalloc((size_t)m + 1, sizeof(bool));
-  spanning_tree(g, true, calls, in_tree);
-  for (int i = 0; i < m; i++) {
+/* Edge mode's flow graph (model/flow.h) with what orders its edges for the tree: a rank (0
+   edges without a place for code, and the virtual edge when it must be solved, 1 stop edges,
+   which no code can count, 2 quiet edges, 3 the rest) and a weight (heavier first within a
+   rank). */
+typedef struct { PPFlowGraph fg; int *rank; double *w; } EdgeSet;
+
+static const EdgeSet *edge_set;
+
+static int by_rank(const void *a, const void *b) {
+  int i = *(const int *)a, j = *(const int *)b;
+  if (edge_set->rank[i] != edge_set->rank[j]) return edge_set->rank[i] - edge_set->rank[j];
+  if (edge_set->w[i] != edge_set->w[j]) return edge_set->w[i] > edge_set->w[j] ? -1 : 1;
+  return i - j;
+}
+
+/* Ranks and weights of the flow graph's edges (-1 rank: not in the flow): a return edge weighs
+   what its block's entries do. */
+static void rank_edges(const PPGraph *g, double calls, const PPStop *stops, const PPSplit *sp, size_t ns, EdgeSet *s) {
+  int m = (int)g->edges.n;
+  double *into = pp_xcalloc(g->blocks.n + 1, sizeof(double));
+  for (int i = 0; i < m; i++)
+    if (cfg_live(&g->edges.v[i])) into[g->edges.v[i].dst] += g->edges.v[i].weight;
+  into[PP_ENTRY] += calls;
+  for (int i = 0; i < s->fg.ne; i++) {
+    if (i < m) {
+      const PPEdge *e = &g->edges.v[i];
+      s->rank[i] = !cfg_live(e) ? -1 : e->no_site ? 0 : e->quiet ? 2 : 3;
+      s->w[i] = e->weight;
+    } else if (i == m) {  /* the entry's count goes after the body's leading declarations: on
+                             the tree when their calls may stop */
+      s->rank[i] = 3;
+      for (size_t k = 0; k < ns; k++) s->rank[i] = stops[sp[k].site].block == PP_ENTRY ? 0 : s->rank[i];
+      s->w[i] = calls;
+    } else {
+      int k = (i - m - 1) / 2;
+      bool stop = i == PP_FLOW_STOP(m, k);
+      s->rank[i] = stop ? 1 : s->fg.src[i] < 0 ? -1 : 3;
+      s->w[i] = into[stops[sp[k].site].block];
+    }
+  }
+  free(into);
+}
+
+int pp_place_edges(PPGraph *g, double calls, const PPStop *stops, PPSplit *splits, size_t ns, int *entry_slot) {
+  int m = (int)g->edges.n, slots = 0, k = 0;
+  EdgeSet s;
+  pp_flow_graph(g, stops, splits, ns, &s.fg);
+  s.rank = pp_xmalloc(sizeof(int) * (size_t)s.fg.ne);
+  s.w = pp_xmalloc(sizeof(double) * (size_t)s.fg.ne);
+  rank_edges(g, calls, stops, splits, ns, &s);
+  int *idx = pp_xmalloc(sizeof(int) * (size_t)s.fg.ne), *uf = pp_xmalloc(sizeof(int) * (size_t)s.fg.nv);
+  bool *in_tree = pp_xcalloc((size_t)s.fg.ne, sizeof(bool));
+  for (int i = 0; i < s.fg.ne; i++)
+    if (s.rank[i] >= 0) idx[k++] = i;
+  for (int v = 0; v < s.fg.nv; v++) uf[v] = v;
+  edge_set = &s;
+  pp_sort(idx, (size_t)k, sizeof(int), by_rank);
+  edge_set = NULL;
+  bool placed = true;
+  for (int i = 0; i < k; i++) {
+    int a = find(uf, s.fg.src[idx[i]]), b = find(uf, s.fg.dst[idx[i]]);
+    if (a != b) { uf[a] = b; in_tree[idx[i]] = true; }
+    /* a stop edge off the tree would need a count no code can make (edges without a place for
+       code tie its vertex to the exit already: a return whose value holds decisions) */
+    placed &= in_tree[idx[i]] || s.rank[idx[i]] != 1;
+  }
+  if (!placed) slots = -1;
+  for (int i = 0; i < m && placed; i++) {
     PPEdge *e = &g->edges.v[i];
     e->inc = 0;
-    e->chord = cfg_live(e) && !in_tree[i];
+    e->chord = s.rank[i] >= 0 && !in_tree[i];
     e->slot = e->chord ? slots++ : -1;
   }
-  *entry_slot = in_tree[m] ? -1 : slots++;
-  free(in_tree);
+  if (placed) *entry_slot = in_tree[m] ? -1 : slots++;
+  for (size_t j = 0; j < ns && placed; j++) {
+    int r = PP_FLOW_RET(m, (int)j);
+    if (splits[j].slot != PP_SPLIT_LAST) splits[j].slot = in_tree[r] ? -1 : slots++;
+  }
+  free(in_tree); free(idx); free(uf); free(s.rank); free(s.w);
+  pp_flow_graph_free(&s.fg);
   return slots;
 }
 
@@ -155,7 +212,7 @@ int pp_place_probes(PPGraph *g) {
   bool *in_tree = pp_xcalloc((size_t)m + 1, sizeof(bool)), *seen = pp_xcalloc((size_t)n, sizeof(bool));
   uint64_t *phi = pp_xcalloc((size_t)n, sizeof(uint64_t));
   int *queue = pp_xmalloc(sizeof(int) * (size_t)n), qn = 0;
-  spanning_tree(g, false, 0, in_tree);
+  spanning_tree(g, in_tree);
   seen[PP_ENTRY] = seen[PP_EXIT] = true;
   queue[qn++] = PP_ENTRY;
   queue[qn++] = PP_EXIT;

@@ -59,7 +59,7 @@ static void take_unit(PPProfWeights *w, const PPTables *t, const struct pp_unitr
     k.name = pp_xstrdup(f->name);
     k.line = f->line;
     k.count = pp_xcalloc(f->g.edges.n + 1, sizeof(uint64_t));
-    if (pp_tables_edge_mode(t)) pp_flow_edges(f, u->counters, NULL, k.count);
+    if (pp_tables_edge_mode(t)) pp_flow_edges(f, u->counters, NULL, k.count, NULL);
     else path_counts(f, (int)fn, u, k.count);
     pp_graph_init(&k.g);
     for (size_t i = 0; i < f->g.edges.n; i++) {

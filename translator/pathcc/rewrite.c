@@ -387,6 +387,13 @@ static void plan_pieces(Gen *g) {
     piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_EDGE, bump(g, idx), false);
     free(idx);
   }
+  for (size_t k = 0; g->lay->edge && k < g->lay->nsplits; k++) {  /* a group's returns, at its split site */
+    const PPSplit *sp = &g->lay->splits[k];
+    if (sp->slot < 0) continue;
+    char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + (uint64_t)sp->slot);
+    piece(g, f->calls.v[sp->site - 1].split, ARM_PRE, P_EDGE, bump(g, idx), false);
+    free(idx);
+  }
   for (size_t b = 0; b < gr->blocks.n; b++)
     if (gr->blocks.v[b].live && gr->blocks.v[b].head >= 0) {
       Strs hooks = {0};

@@ -2,6 +2,7 @@
 #ifndef PP_REWRITE_H
 #define PP_REWRITE_H
 #include "cfg.h"
+#include "model/tables.h"
 
 /* How an array counter is bumped: plain `c[i]++`; a relaxed GNU atomic add; a C11 atomic
    compound assignment; plainly through the thread's counter base, read once per activation
@@ -54,6 +55,9 @@ typedef struct {
                         first (PP_CACHE_SLOTS entries pointing into the hash table) */
   bool frames;       /* link a frame into the thread's chain and mark it before every call */
   bool lazy_frame;   /* frames: linked at the first marked call the activation makes, not at entry */
+  const PPSplit *splits;  /* edge mode: the function's splits (tables.h), whose returns count at
+                             the split site of their first call */
+  size_t nsplits;
 } PPLayout;
 
 /* The inline cache of a hash-mode function: 2^PP_CACHE_BITS pointers to hash entries, one
