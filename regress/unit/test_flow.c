@@ -31,10 +31,34 @@ static void line_with_jumps(PPGraph *g, unsigned *seed, int n) {
   }
 }
 
-/* One activation: random out-edges for a while, then along the line; counts every edge taken. */
-static void walk(const PPGraph *g, unsigned *seed, uint64_t *taken) {
+/* Random stop groups (splits) in random blocks but the entry: 0-2 groups whose returns go on,
+   maybe a last one; site k + 1 names group k. */
+static void random_splits(PPTabFunc *f, unsigned *seed) {
+  PPStop entry = { PP_ENTRY, 0, 0, false };
+  VEC_PUSH(f->stops, entry);
+  for (size_t b = 2; b < f->g.blocks.n; b++) {
+    int groups = rand_r(seed) % 4 == 0 ? rand_r(seed) % 3 : 0;
+    bool last = rand_r(seed) % 5 == 0;
+    for (int k = 0; k < groups + last; k++) {
+      PPStop st = { (int)b, 0, 0, false };
+      PPSplit sp = { (int)f->stops.n, k < groups ? 0 : PP_SPLIT_LAST };
+      VEC_PUSH(f->stops, st);
+      VEC_PUSH(f->splits, sp);
+    }
+  }
+}
+
+/* One activation: random out-edges for a while, then along the line; counts every edge taken,
+   and per split its returns (rets) or, once in a while, a stop there that ends the walk. */
+static void walk(const PPTabFunc *f, unsigned *seed, uint64_t *taken, uint64_t *rets, int64_t *stops) {
+  const PPGraph *g = &f->g;
   int v = PP_ENTRY;
   for (int steps = 0; v != PP_EXIT; steps++) {
+    for (size_t k = 0; k < f->splits.n; k++) {
+      if (f->stops.v[f->splits.v[k].site].block != v) continue;
+      if (rand_r(seed) % 40 == 0) { stops[k]++; return; }
+      rets[k]++;
+    }
     int outs[64], n = 0, line = -1;
     for (size_t i = 0; i < g->edges.n && n < 64; i++) {
       const PPEdge *e = &g->edges.v[i];
@@ -50,7 +74,8 @@ static void walk(const PPGraph *g, unsigned *seed, uint64_t *taken) {
 
 static void test_flow_random(void) {
   unsigned seed = 777;
-  int bad = 0, graphs = 0, counters = 0, edges = 0;
+  int bad = 0, graphs = 0, counters = 0, edges = 0, split_graphs = 0;
+  int64_t stopped = 0;
   for (int r = 0; r < 1500; r++) {
     PPTabFunc f;
     const char *why;
@@ -59,28 +84,38 @@ static void test_flow_random(void) {
     if (pp_dag_build(&f.g, 1ULL << 62, &why)) { bad++; pp_graph_free(&f.g); continue; }
     pp_number_paths(&f.g);
     if (r % 2) pp_estimate_wu_larus(&f.g); else pp_place_estimate(&f.g);
-    f.counters = pp_place_edges(&f.g, 1.0, &f.entry_slot);
-    size_t m = f.g.edges.n;
+    if (r % 3) random_splits(&f, &seed);
+    f.counters = pp_place_edges(&f.g, 1.0, f.stops.v, f.splits.v, f.splits.n, &f.entry_slot);
+    size_t m = f.g.edges.n, ns = f.splits.n;
     uint64_t *taken = calloc(m + 1, sizeof(uint64_t)), *got = calloc(m + 1, sizeof(uint64_t));
+    uint64_t *rets = calloc(ns + 1, sizeof(uint64_t));
+    int64_t *stops = calloc(ns + 1, sizeof(int64_t)), *solved = calloc(ns + 1, sizeof(int64_t));
     unsigned long long *ctr = calloc((size_t)f.counters + 1, sizeof(unsigned long long));
     int calls = 1 + rand_r(&seed) % 20;
-    for (int k = 0; k < calls; k++) walk(&f.g, &seed, taken);
+    for (int k = 0; k < calls; k++) walk(&f, &seed, taken, rets, stops);
     for (size_t i = 0; i < m; i++)
       if (f.g.edges.v[i].slot >= 0) ctr[f.g.edges.v[i].slot] = taken[i];
+    for (size_t k = 0; k < ns; k++)
+      if (f.splits.v[k].slot >= 0) ctr[f.splits.v[k].slot] = rets[k];
     if (f.entry_slot >= 0) ctr[f.entry_slot] = (unsigned long long)calls;
-    bool ok = pp_flow_edges(&f, ctr, NULL, got) && got[m] == (uint64_t)calls;
+    bool ok = f.counters >= 0 && pp_flow_edges(&f, ctr, NULL, got, solved) && got[m] == (uint64_t)calls;
     for (size_t i = 0; i < m; i++) {
       const PPEdge *e = &f.g.edges.v[i];
       if (!e->dead && e->kind <= EK_CUT) { ok &= got[i] == taken[i]; edges++; }
     }
+    for (size_t k = 0; k < ns; k++) { ok &= solved[k] == stops[k]; stopped += stops[k]; }
     counters += f.counters;
     bad += !ok;
     graphs++;
-    free(taken); free(got); free(ctr);
+    split_graphs += ns > 0;
+    free(taken); free(got); free(ctr); free(rets); free(stops); free(solved);
+    VEC_FREE(f.stops); VEC_FREE(f.splits);
     pp_graph_free(&f.g);
   }
-  CHECK("edge mode: chord counters give every edge's count (1500 random CFGs)", bad == 0,
+  CHECK("edge mode: chord counters give every edge's count and every split's stops (1500 random CFGs)", bad == 0,
         "%d of %d graphs wrong", bad, graphs);
+  CHECK("edge mode: the random CFGs have splits and stops in them", split_graphs > 500 && stopped > 100,
+        "%d graphs with splits, %lld stops", split_graphs, (long long)stopped);
   CHECK("edge mode: fewer counters than edges", counters < edges, "%d counters for %d edges", counters, edges);
 }
 

@@ -588,14 +588,35 @@ static void builder_free(Builder *b) {
   VEC_FREE(b->labels); VEC_FREE(b->gotos); VEC_FREE(b->brk); VEC_FREE(b->cont); VEC_FREE(b->sw);
 }
 
+/* The initializers of a leading declaration, for edge mode's splits: code cannot go between
+   leading declarations, but an initializer that is an expression (not a braced list) takes
+   code before it (an SK_EXPR site): the returns of the calls made by the declarations before it
+   count there, or, before the first call that may stop, the entries (PPFunc.entry_init). */
+static void lead_inits(Builder *b, CXCursor decl) {
+  Kids k = kids(decl);
+  for (size_t i = 0; b->splits && i < k.n; i++) {
+    CXCursor init = kind(k.v[i]) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(k.v[i]) : clang_getNullCursor();
+    if (clang_Cursor_isNull(init) || kind(init) == CXCursor_InitListExpr) continue;
+    unsigned off = start_of(init), end = end_of(init);
+    if (off == BAD || end == BAD || off >= end) continue;
+    int site = cfg_add_site(b, SK_EXPR, off, end, SIDE_OPEN);
+    VEC_PUSH(b->f->inits, site);
+    for (; b->unsplit < b->f->calls.n; b->unsplit++)  /* the earlier declarations' calls */
+      b->f->calls.v[b->unsplit].split = site;
+  }
+  VEC_FREE(k);
+}
+
 /* Leading declarations belong to the entry block, so the code placed at the entry (unit
    registration) is a statement after them and C89 compilers stay quiet. */
 static void body(Builder *b, CXCursor body) {
   Kids k = kids(body);
   size_t i = 0;
   b->cur = PP_ENTRY;
-  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !cfg_has_decisions(b, k.v[i]); i++)
+  for (; i < k.n && kind(k.v[i]) == CXCursor_DeclStmt && !cfg_has_decisions(b, k.v[i]); i++) {
+    lead_inits(b, k.v[i]);
     cfg_add_lines(b, k.v[i]);
+  }
   int es = i < k.n ? stmt_site(b, stmt_start(b, k.v[i]), SIDE_OPEN) : stmt_site(b, end_of(body) - 1, SIDE_CLOSE);
   int first = new_block(b);
   leave_to(b, es, -1, first, EK_NORMAL);
@@ -608,6 +629,7 @@ static void body(Builder *b, CXCursor body) {
 
 int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, bool splits, PPFunc *f, const char **why) {
   memset(f, 0, sizeof *f);
+  f->entry_init = -1;
   pp_graph_init(&f->g);
   CXString n = clang_getCursorSpelling(fn);
   f->name = pp_xstrdup(clang_getCString(n));
@@ -656,5 +678,6 @@ void pp_func_free(PPFunc *f) {
   VEC_FREE(f->braces);
   for (size_t i = 0; i < f->calls.n; i++) free(f->calls.v[i].callee);
   VEC_FREE(f->calls);
+  VEC_FREE(f->inits);
   memset(f, 0, sizeof *f);
 }

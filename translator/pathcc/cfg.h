@@ -63,6 +63,9 @@ typedef struct {
   unsigned body_open;      /* offset just after the body's '{' */
   bool calls_setjmp;       /* the path register must be volatile */
   bool framed;             /* edge mode: its splits could not be placed, it keeps frames */
+  VEC(int) inits;          /* edge mode: sites before the leading declarations' initializers */
+  int entry_init;          /* edge mode: the one of them where the entries count (the leading
+                              declarations make calls that may stop), or -1 */
   bool indent_check;       /* a body pathcc braces is followed by code the compiler may find
                               misleadingly indented; with the braces it cannot say so */
   VEC(PPCall) calls;       /* by offset once the body is built: site k + 1 is calls.v[k] */

@@ -18,6 +18,7 @@
 #define PP_CLANG_FUNCTIONS(X, V) \
   X(CXEvalResult, clang_Cursor_Evaluate, (CXCursor a), (a)) \
   X(enum CX_StorageClass, clang_Cursor_getStorageClass, (CXCursor a), (a)) \
+  X(CXCursor, clang_Cursor_getVarDeclInitializer, (CXCursor a), (a)) \
   X(int, clang_Cursor_isNull, (CXCursor a), (a)) \
   V(void, clang_EvalResult_dispose, (CXEvalResult a), (a)) \
   X(long long, clang_EvalResult_getAsLongLong, (CXEvalResult a), (a)) \

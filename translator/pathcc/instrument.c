@@ -561,7 +561,8 @@ static bool cached(const Unit *u, const PPTabFunc *t, const PPFunc *f, int how, 
    osp mode (no paths), and on the host only where the compiler can say __thread or
    _Thread_local (our runtime's chain is per thread). */
 static bool uses_frames(const Unit *u) {
-  return u->o->mode != PP_MODE_OSP && u->o->frames != PP_FRAMES_NONE && (!u->o->host || gnu_output(&u->src) || u->o->c11);
+  return u->o->mode != PP_MODE_OSP && u->o->frames != PP_FRAMES_NONE && !u->o->no_tls &&
+         (!u->o->host || gnu_output(&u->src) || u->o->c11);
 }
 
 static int by_name(const void *a, const void *b) {
@@ -626,12 +627,23 @@ static int by_split_site(const void *a, const void *b) {
   return x->slot != y->slot ? x->slot - y->slot : x->site - y->site;
 }
 
+/* The entry block's calls (the body's leading declarations) may stop, the first being c: the
+   entries are counted before them, before the initializer c is in (f->entry_init); false when
+   c is in none that takes code (a braced list). */
+static bool entry_init(PPFunc *f, const PPCall *c) {
+  for (size_t i = 0; i < f->inits.n; i++) {
+    const PPSite *s = &f->sites.v[f->inits.v[i]];
+    if (s->off <= c->off && c->end <= s->end) { f->entry_init = f->inits.v[i]; return true; }
+  }
+  return false;
+}
+
 /* Edge mode's splits of f (tables.h PPSplit): per block, its marked calls grouped by split
    site, in text order, each group named by its first call's stop site; the calls of the
    block's last statement form its last group when they run before every way out's code (a
    return's value or a call that never returns runs after it: a stop there counts as the way
    out taken, as before). The slot field holds the split site until placement. */
-static void group_splits(const PPFunc *f, PPTabFunc *t) {
+static bool group_splits(PPFunc *f, PPTabFunc *t) {
   const PPGraph *g = &f->g;
   for (size_t b = 0; b < g->blocks.n; b++) {
     size_t first = t->splits.n;
@@ -655,7 +667,9 @@ static void group_splits(const PPFunc *f, PPTabFunc *t) {
     /* split sites are numbered in text order; groups by their site, each named by its first call */
     pp_sort(t->splits.v + first, t->splits.n - first, sizeof(PPSplit), by_split_site);
     if (last) { PPSplit s = { last_site, PP_SPLIT_LAST }; VEC_PUSH(t->splits, s); }
+    if (b == PP_ENTRY && t->splits.n > first && !entry_init(f, &f->calls.v[t->splits.v[first].site - 1])) return false;
   }
+  return true;
 }
 
 /* Edge mode: each function's chords and counters, once the calls that may stop are known. */
@@ -663,10 +677,11 @@ static void place_edges(Unit *u) {
   for (size_t i = 0; i < u->funcs.n; i++) {
     PPFunc *f = &u->funcs.v[i];
     PPTabFunc *t = &u->tab.funcs.v[i];
-    if (split_function(u, f)) group_splits(f, t);
-    t->counters = pp_place_edges(&f->g, u->calls.v[i], t->stops.v, t->splits.v, t->splits.n, &t->entry_slot);
+    f->framed = split_function(u, f) && !group_splits(f, t);
+    t->counters = f->framed ? -1 : pp_place_edges(&f->g, u->calls.v[i], t->stops.v, t->splits.v, t->splits.n, &t->entry_slot);
     if (t->counters < 0) {  /* splits that cannot be solved: the function keeps frames */
       f->framed = true;
+      f->entry_init = -1;
       VEC_FREE(t->splits);
       t->counters = pp_place_edges(&f->g, u->calls.v[i], t->stops.v, NULL, 0, &t->entry_slot);
     }
@@ -783,7 +798,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   res->instrumented = (int)u.funcs.n;
   for (size_t i = 0; i < u.funcs.n; i++) res->recheck |= u.funcs.v[i].indent_check;
   res->warning = warning_line(&u);
-  if (u.funcs.n && uses_frames(&u)) mark_calls(&u);
+  if (u.funcs.n && (uses_frames(&u) || splits_wanted(&u))) mark_calls(&u);
   if (u.funcs.n && o->mode == PP_MODE_EDGE) place_edges(&u);
   if (u.funcs.n) rewrite_all(&u, res);
   for (size_t i = 0; i < u.funcs.n; i++) u.tab.funcs.v[i].g = u.funcs.v[i].g;

@@ -41,6 +41,7 @@ typedef struct {
                                __libc_single_threaded): what --update=auto's hash-mode ends,
                                and its counts where there is no per-thread base, switch on */
   bool c11;                 /* the user's -std allows C11 (_Atomic, _Thread_local) */
+  bool no_tls;              /* a host compiler without thread-local storage (tcc): no frames */
   int atomic;               /* PP_ATOMIC_*: what the target's atomic adds can do */
   bool progmem;             /* AVR: the tables' name goes to program memory (the runtime reads it so) */
   bool fallthrough_attr;    /* the compiler takes __attribute__((__fallthrough__)); (gcc 7, clang 10) */

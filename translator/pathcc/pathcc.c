@@ -964,7 +964,7 @@ static int pathcc_main(int argc, char **argv) {
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
   d.opt.host = cc->host;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
-  if (cc->host && pp_cc_no_tls(cc)) d.opt.frames = PP_FRAMES_NONE;  /* no thread-local storage (tcc) */
+  d.opt.no_tls = cc->host && pp_cc_no_tls(cc);  /* tcc: no frames (edge mode's splits need none) */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */

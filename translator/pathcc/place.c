@@ -123,9 +123,9 @@ static void spanning_tree(const PPGraph *g, bool *in_tree) {
 }
 
 /* Edge mode's flow graph (model/flow.h) with what orders its edges for the tree: a rank (0
-   edges without a place for code, and the virtual edge when it must be solved, 1 stop edges,
-   which no code can count, 2 quiet edges, 3 the rest) and a weight (heavier first within a
-   rank). */
+   edges without a place for code, 1 stop edges, which no code can count, 2 quiet edges, 3 the
+   rest, 4 the virtual edge when the entry block's calls may stop: it must be counted, before
+   them) and a weight (heavier first within a rank). */
 typedef struct { PPFlowGraph fg; int *rank; double *w; } EdgeSet;
 
 static const EdgeSet *edge_set;
@@ -150,10 +150,9 @@ static void rank_edges(const PPGraph *g, double calls, const PPStop *stops, cons
       const PPEdge *e = &g->edges.v[i];
       s->rank[i] = !cfg_live(e) ? -1 : e->no_site ? 0 : e->quiet ? 2 : 3;
       s->w[i] = e->weight;
-    } else if (i == m) {  /* the entry's count goes after the body's leading declarations: on
-                             the tree when their calls may stop */
+    } else if (i == m) {  /* off the tree when the entry block has a stop edge: parallel to it */
       s->rank[i] = 3;
-      for (size_t k = 0; k < ns; k++) s->rank[i] = stops[sp[k].site].block == PP_ENTRY ? 0 : s->rank[i];
+      for (size_t k = 0; k < ns; k++) s->rank[i] = stops[sp[k].site].block == PP_ENTRY ? 4 : s->rank[i];
       s->w[i] = calls;
     } else {
       int k = (i - m - 1) / 2;

@@ -384,7 +384,8 @@ static void plan_pieces(Gen *g) {
           true);
   if (g->lay->edge && g->lay->entry_slot >= 0) {
     char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + (uint64_t)g->lay->entry_slot);
-    piece(g, gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_EDGE, bump(g, idx), false);
+    /* before the leading declarations' first call that may stop, when they make one */
+    piece(g, f->entry_init >= 0 ? f->entry_init : gr->blocks.v[PP_ENTRY].head, ARM_PRE, P_EDGE, bump(g, idx), false);
     free(idx);
   }
   for (size_t k = 0; g->lay->edge && k < g->lay->nsplits; k++) {  /* a group's returns, at its split site */
