@@ -127,9 +127,16 @@ static void note_decision(Builder *b, CXCursor e) {
               op[0] == '<' && op[1] == '=' ? PP_CMP_LE : op[0] == '>' && op[1] == '=' ? PP_CMP_GE :
               op[0] == '<' && op[1] != '<' ? PP_CMP_LT : op[0] == '>' && op[1] != '>' ? PP_CMP_GT : PP_CMP_NONE;
     if (c != PP_CMP_NONE) { f->cmp = c; left = k.v[0]; right = k.v[1]; }
+    /* a && b, a || b: branches of their own in the machine code the heuristics were made for,
+       no value compared with zero (taking "a < 0 || a >= 64" for "x != 0" made an interpreter's
+       rare error check its likely way) */
+    if ((op[0] == '&' && op[1] == '&') || (op[0] == '|' && op[1] == '|')) f->cmp = PP_CMP_NONE;
   }
   enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(bare(left))).kind;
   f->ptr = tk == CXType_Pointer;
+  /* a bare integer (a flag, a mask test) says nothing of its likely value, unlike a comparison
+     the opcode heuristic reads (debug hooks and statistics flags are mostly off) */
+  if (clang_Cursor_isNull(right) && !f->ptr) f->cmp = PP_CMP_NONE;
   f->fp = tk == CXType_Float || tk == CXType_Double || tk == CXType_LongDouble;
   if (clang_Cursor_isNull(right)) f->vs_zero = f->vs_const = true;
   else constant_operand(b, right, &f->vs_zero, &f->vs_const);
