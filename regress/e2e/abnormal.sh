@@ -120,6 +120,16 @@ run_case lazy-frames - "-1" lazyframe.c
 oracle=no
 for n in 1 2 3 4 5 6 7 8 9 10; do run_case "splits-$n" - "$n" splits.c; done
 oracle=""
+# tcc has no thread-local storage, hence no frames: edge mode's splits count its stops all the same
+if command -v tcc >/dev/null 2>&1; then
+  p="$d/splits-tcc"; mkdir -p "$p"
+  if (cd "$p" && cp "$src/splits.c" . && "$P" --mode=edge tcc -o prog splits.c && { ./prog 5 >run.out 2>&1; true; } &&
+      "$R" coverage --format json -o cov.json pathprof.out) >"$p/build.log" 2>&1; then
+    compare "splits-5 (tcc, edge)" "$d/splits-5/gcc" "$p/cov.json" splits.c
+  else
+    echo "not ok abnormal splits-5 (tcc, edge): build, run or coverage failed: $(head -1 "$p/build.log")"
+  fi
+fi
 
 # Dumps while functions run (firmware checkpoints): the text dumps, imported, plus the exit
 # handler's profile count exactly what one profile of the same rounds without dumps counts.
