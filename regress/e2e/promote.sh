@@ -1,5 +1,5 @@
 #!/bin/sh
-# Loop counter promotion (translator/pathcc/promote.c): regress/cases/tightloops.c has 12 loops that qualify; each update policy promotes them, ppp's slots those whose round path is interesting and counts exactly what single counting without promotion would (the trace oracle checks the default build in exact.sh); 32-bit counters, continuous mode and the other modes keep every count in memory.
+# Loop counter promotion (translator/pathcc/promote.c): regress/cases/tightloops.c has 12 loops that qualify; each update policy promotes them, ppp's slots those whose round path is interesting and counts exactly what single counting without promotion would (the trace oracle checks the default build in exact.sh); edge mode promotes them too and counts what its continuous build counts; 32-bit counters, continuous mode and kpath mode keep every count in memory.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=promote
 . "$top/regress/private.sh"
@@ -36,8 +36,27 @@ for p in single atomic shards ppp; do
   if python3 "$top/regress/countcmp.py" "$out/bits32/dump.txt" "$out/$p/dump.txt" 1 >"$out/$p/cmp.txt" 2>&1; then echo "ok promote-$p-counts"
   else echo "not ok promote-$p-counts: $(head -1 "$out/$p/cmp.txt")"; fi
 done
-for v in "continuous --continuous" "kpath --mode=kpath" "edge --mode=edge"; do
+for v in "continuous --continuous" "kpath --mode=kpath" "edge-continuous --mode=edge --continuous"; do
   set -- $v
   got=$(build "$@")
   [ "$got" = 0 ] && echo "ok promote-$1-none" || echo "not ok promote-$1-none: $got loops promoted"
 done
+# edge mode promotes the same loops (their counters round them settle at the exit): its edge
+# counts equal those of the continuous edge build, which keeps every count in memory
+got=$(build edge --mode=edge)
+if [ "$got" = 12 ] && (cd "$out/edge" && PATHPROF_FILE=prof.out $run ./prog >stdout) &&
+   (cd "$out/edge-continuous" && PATHPROF_FILE=prof.out $run ./prog >stdout); then
+  for p in edge edge-continuous; do (cd "$out/$p" && "$top/bin/pathprof" coverage --format json -o cov.json prof.out); done
+  if python3 - "$out/edge/cov.json" "$out/edge-continuous/cov.json" <<'PY'
+import json, sys
+def edges(p):
+    return sorted((f["file"], fn["name"], e["src"], e["dst"], e["kind"], e["count"])
+                  for f in json.load(open(p))["files"] for fn in f["functions"] for e in fn["edge_counts"])
+a, b = edges(sys.argv[1]), edges(sys.argv[2])
+sys.exit(0 if a == b and any(e[5] for e in a) else 1)
+PY
+  then echo "ok promote-edge: 12 loops, edge counts equal the unpromoted build's"
+  else echo "not ok promote-edge: edge counts differ from the continuous build's"; fi
+else
+  echo "not ok promote-edge: $got loops promoted, want 12, or a run failed"
+fi

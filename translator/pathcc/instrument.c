@@ -709,7 +709,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
                      /* promoted loops settle into 64-bit array counters (path mode's, ppp's slots
                         or kept arrays), and not under continuous mode, which promises that even
                         SIGKILL loses no count */
-                     (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP) && !t->hash &&
+                     (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP || u->o->mode == PP_MODE_EDGE) && !t->hash &&
                          u->o->counter_bits == 64 && !u->o->continuous,
                      u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ ",
                      ctor_registers(u, gnu), cache[i] = cached(u, t, &u->funcs.v[i], how, gnu),

@@ -51,19 +51,25 @@ static bool qualifies(const PPGraph *g, int bi, const char *in, const int *out_s
   if (exit < 0 || g->edges.v[exit].no_site || g->edges.v[exit].quiet || g->edges.v[exit].dispatch) return false;
   uint64_t path = pp_graph_dummy(g, PP_ENTRY, b->dst, EK_DUMMY_ENTRY)->val + pp_graph_dummy(g, b->src, PP_EXIT, EK_DUMMY_EXIT)->val;
   uint64_t rinc = 0, xinc = 0;
+  VEC(int) round = {0};
+  p->nbefore = 0;
   for (int v = b->dst;;) {  /* round the loop: the one in-loop successor each time */
     int next = -1;
-    if (v == g->edges.v[exit].src) xinc = rinc;  /* the increments made before the exit */
+    if (v == g->edges.v[exit].src) { xinc = rinc; p->nbefore = (int)round.n; }  /* before the exit */
     if (v == b->src) break;
     for (int k = out_start[v]; k < out_start[v + 1]; k++) {
       const PPEdge *e = &g->edges.v[out_adj[k]];
       if (real(e) && e->kind != EK_EXIT && in[e->dst]) next = out_adj[k];
     }
-    if (g->edges.v[next].kind != EK_NORMAL) return false;  /* another back edge or a cut */
+    if (g->edges.v[next].kind != EK_NORMAL) { VEC_FREE(round); return false; }  /* another back edge or a cut */
+    VEC_PUSH(round, next);
     path += g->edges.v[next].val;
     rinc += g->edges.v[next].inc;
     v = g->edges.v[next].dst;
   }
+  VEC_PUSH(round, bi);
+  p->round = round.v;
+  p->nround = (int)round.n;
   p->back = bi;
   p->exit = exit;
   p->path = path;
@@ -88,4 +94,9 @@ size_t pp_promote_loops(const PPGraph *g, PPPromoted **out) {
   free(in_start); free(in_adj); free(out_start); free(out_adj);
   *out = v.v;
   return v.n;
+}
+
+void pp_promote_free(PPPromoted *p, size_t n) {
+  for (size_t i = 0; i < n; i++) free(p[i].round);
+  free(p);
 }

@@ -319,11 +319,61 @@ static uint64_t *case_heads(Gen *g) {
   return h;
 }
 
+/* Edge mode: the promoted loops with a counter round them, whose back edge has a place for
+   code and no round edge enters a label whose dispatch counter the edge takes back. */
+static void round_chords(Gen *g) {
+  const PPGraph *gr = &g->f->g;
+  uint64_t *heads = case_heads(g);
+  size_t n = 0;
+  for (size_t k = 0; k < g->npromo; k++) {
+    PPPromoted p = g->promo[k];
+    bool any = false, ok = !gr->edges.v[p.back].no_site;
+    for (int i = 0; i < p.nround; i++) {
+      any |= gr->edges.v[p.round[i]].slot >= 0;
+      ok &= heads[gr->edges.v[p.round[i]].dst] == 0;
+    }
+    if (any && ok) g->promo[n++] = p;
+    else free(p.round);
+  }
+  g->npromo = n;
+  free(heads);
+}
+
+/* Edge mode, leaving promoted loop k after LOCALk rounds: each counter round the loop gets the
+   rounds, one more for those the last round passed before it left. */
+static char *settle_edges(Gen *g, int k) {
+  const PPPromoted *p = &g->promo[k];
+  PPStr s = {0};
+  pp_str_addf(&s, "(");
+  for (int i = 0; i < p->nround; i++) {
+    const PPEdge *e = &g->f->g.edges.v[p->round[i]];
+    if (e->slot < 0) continue;
+    char *idx = pp_xasprintf("%" PRIu64, g->lay->offset + (uint64_t)e->slot);
+    char *n = i < p->nbefore ? pp_xasprintf("(" LOCAL "%d + 1)", k) : pp_xasprintf(LOCAL "%d", k);
+    char *add = step(g, idx, false, n);
+    pp_str_addf(&s, "%s, ", add);
+    free(idx); free(n); free(add);
+  }
+  pp_str_addf(&s, LOCAL "%d = 0)", k);
+  return pp_str_take(&s);
+}
+
+/* Edge mode: the promoted loop edge i goes round, or -1. */
+static int round_of(const Gen *g, size_t i) {
+  for (size_t k = 0; k < g->npromo; k++)
+    for (int j = 0; j < g->promo[k].nround; j++)
+      if ((size_t)g->promo[k].round[j] == i) return (int)k;
+  return -1;
+}
+
 /* Edge mode: a chord's counter increment; comp (slot + 1 of the dispatch chord whose counter
    sits after the colon of the label this edge enters, 0 none) is taken back first, because that
    increment runs for every way into the label. */
 static char *edge_counter(Gen *g, const PPEdge *e, uint64_t comp) {
   uint64_t off = g->lay->offset;
+  int k = round_of(g, (size_t)(e - g->f->g.edges.v));
+  if (k >= 0)  /* a promoted loop's: the back edge counts the round in its local, settled at the exit */
+    return (size_t)g->promo[k].back == (size_t)(e - g->f->g.edges.v) ? pp_xasprintf(LOCAL "%d++", k) : NULL;
   char *di = pp_xasprintf("%" PRIu64, off + comp - 1), *ii = pp_xasprintf("%" PRIu64, off + (uint64_t)e->slot);
   char *dec = comp ? step(g, di, true, NULL) : NULL, *inc = e->slot >= 0 ? bump(g, ii) : NULL;
   free(di); free(ii);
@@ -348,7 +398,7 @@ static void edge_own(Gen *g, const PPEdge *e, uint64_t comp, Strs *out) {
   const PPGraph *gr = &g->f->g;
   char *code = g->lay->osp ? NULL : g->lay->edge ? edge_counter(g, e, comp) : edge_code(g, e, comp);
   int k = promoted(g, (size_t)(e - gr->edges.v), true);
-  if (k >= 0) VEC_PUSH(*out, settle(g, k, &gr->edges.v[g->promo[k].back]));
+  if (k >= 0) VEC_PUSH(*out, g->lay->edge ? settle_edges(g, k) : settle(g, k, &gr->edges.v[g->promo[k].back]));
   if (code) VEC_PUSH(*out, code);
   if (gr->blocks.v[e->dst].headless) block_entry(g, e->dst, out);
   if (g->lay->trace && e->kind == EK_EXIT)
@@ -546,7 +596,7 @@ static void round_slots(Gen *g) {
     p.value = p.slot = p.path;
     if (l->ppp) {
       for (q = 0; q < l->slots && !((l->expect[q] & mask) == p.path && l->expect[q] >> l->bits == q); q++) {}
-      if (q == l->slots) continue;
+      if (q == l->slots) { free(p.round); continue; }
       p.value = l->expect[q];
       p.slot = q;
     }
@@ -561,7 +611,8 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
   /* after a longjmp, a non-volatile local may hold any value: setjmp callers keep memory counts */
   if (lay->promote && !f->calls_setjmp) {
     g.npromo = pp_promote_loops(&f->g, &g.promo);
-    round_slots(&g);
+    if (lay->edge) round_chords(&g);
+    else round_slots(&g);
   }
   plan_pieces(&g);
   pp_sort(g.pieces.v, g.pieces.n, sizeof(Piece), by_site);
@@ -587,7 +638,7 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
     edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long *" Q ";", lay->ext));
   for (size_t k = 0; k < g.npromo; k++)
     edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" %sunsigned long long " LOCAL "%zu = 0;", lay->ext, k));
-  free(g.promo);
+  pp_promote_free(g.promo, g.npromo);
   if (lay->frames) frame_edits(ed, f, lay, &g);
   if (g.uses_ka) /* the activation's stream state: its initialisation is the routine-entry marker */
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
