@@ -1,7 +1,8 @@
 #!/bin/sh
 # The compile server: a one-unit build starts none, a build's second compile does; a compile
 # through it gives the object, tables, stderr and exit status an
-# in-process compile gives (also from stdin, and 8 at once); a killed client leaves no worker;
+# in-process compile gives (also from stdin, and 8 at once); workers serve request after request,
+# each in its client's state; a killed client leaves no worker;
 # a socket directory others could use is refused (the compile still succeeds); an idle server
 # exits; a rebuilt pathcc does not use the old one's server.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -197,6 +198,26 @@ tree/bin/pathcc --verbose gcc -O2 -c one.c -o other.o 2>other.err
 grep -q 'compiled in-process: no compile server at ' other.err
 check rebuilt-not-used $? "a copied pathcc used the running server: $(grep 'server' other.err | head -1)"
 tree/bin/pathcc gcc -O2 -c one.c -o other.o 2>/dev/null
+# workers run request after request: the next compile, from another directory, with another
+# environment and umask, goes to the same worker and gives what an in-process compile there
+# gives; a client whose resource limits differ is its worker's last (limits cannot all be put back)
+mkdir -p reuse/a reuse/b && cp one.c reuse/a/ && sed 's/clamp/clampb/' one.c >reuse/b/two.c
+(cd reuse/a && PATHCC_SERVER=0 "$P" gcc -O2 -c one.c -o one.o && mv one.o ref.o && mv one.pp.json ref.pp.json)
+(cd reuse/b && umask 077 && PATHCC_SERVER=0 PATHCC_FLAGS=--mode=edge "$P" gcc -O2 -c two.c -o two.o && mv two.o ref.o &&
+  mv two.pp.json ref.pp.json)
+(cd reuse/a && "$P" --verbose gcc -O2 -c one.c -o one.o 2>v.err)
+(cd reuse/b && umask 077 && PATHCC_FLAGS=--mode=edge "$P" --verbose gcc -O2 -c two.c -o two.o 2>v.err)
+worker_of() { sed -n 's/^pathcc: via compile server .* (worker \([0-9]*\))$/\1/p' "$1"; }
+w1=$(worker_of reuse/a/v.err) w2=$(worker_of reuse/b/v.err)
+[ -n "$w1" ] && [ "$w1" = "$w2" ] && cmp -s reuse/a/one.o reuse/a/ref.o && cmp -s reuse/a/one.pp.json reuse/a/ref.pp.json &&
+  cmp -s reuse/b/two.o reuse/b/ref.o && cmp -s reuse/b/two.pp.json reuse/b/ref.pp.json && [ "$(stat -c %a reuse/b/two.o)" = 600 ]
+check reused-worker $? "workers $w1 then $w2; outputs differ from in-process ones or the umask was not taken ($(stat -c %a reuse/b/two.o))"
+(cd reuse/a && ulimit -S -n 200 && "$P" --verbose gcc -O2 -c one.c -o one.o 2>l1.err)
+(cd reuse/a && "$P" --verbose gcc -O2 -c one.c -o one.o 2>l2.err)
+w3=$(worker_of reuse/a/l1.err) w4=$(worker_of reuse/a/l2.err)
+[ -n "$w3" ] && [ -n "$w4" ] && [ "$w3" != "$w4" ] && gone "$w3" && cmp -s reuse/a/one.o reuse/a/ref.o
+check limits-retire $? "a client with its own limits (worker $w3) and the next ($w4)"
+
 osock=$(socket xdg/pathcc.other 2>/dev/null; ls xdg/pathcc | grep -E '^s-[0-9a-f]{16}$' | grep -v "$(basename "$sock")" | head -1)
 [ -n "$osock" ]; check rebuilt-own-server $? "the copy started no server of its own"
 

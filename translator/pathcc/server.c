@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -216,14 +217,15 @@ static int connect_server(const char *path) {
   return -1;
 }
 
-/* Closes every descriptor from 3 up: a server started by a compile under make must not hold
-   the jobserver's pipes or the build log's pipe open for as long as it lives. */
-static void close_inherited(void) {
+/* Closes every descriptor from `from` up: a server started by a compile under make must not
+   hold the jobserver's pipes or the build log's pipe open for as long as it lives, nor a worker
+   the server's socket or other clients' connections. */
+static void close_inherited(int from) {
 #ifdef SYS_close_range
-  if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0) return;
+  if (syscall(SYS_close_range, (unsigned)from, ~0u, 0u) == 0) return;
 #endif
   long max = sysconf(_SC_OPEN_MAX);
-  for (long fd = 3; fd < (max > 0 ? max : 65536); fd++) close((int)fd);
+  for (long fd = from; fd < (max > 0 ? max : 65536); fd++) close((int)fd);
 }
 
 /* Starts a server for the next compiles, detached (double fork, own session, in /, stdio on
@@ -239,7 +241,7 @@ static void start_server(void) {
   int null = open("/dev/null", O_RDWR);
   if (chdir("/") || null < 0) _exit(0);
   for (int fd = 0; fd < 3; fd++) dup2(null, fd);
-  close_inherited();
+  close_inherited(3);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -385,7 +387,16 @@ bool pp_server_delegate(int argc, char **argv, bool verbose, int *status) {
   return done;
 }
 
-/* ---- the server's request child and worker ---- */
+/* ---- the workers ---- */
+
+/* A worker is a process forked from the server that runs requests one after another, so the
+   libclang code and heap pages its first parse faulted in serve every later unit: a process
+   forked per request faulted them in anew each time (a fork copies no page table entries of
+   file mappings), which cost more than the parse itself. It talks to the server over a socket
+   pair: the server passes it a connection (SCM_RIGHTS); it answers one byte per state. */
+enum { W_RUNNING = 'R', W_IDLE = 'D', W_QUIT = 'Q' };
+#define WORKER_REQUESTS 256            /* a worker retires after this many requests ... */
+#define WORKER_RSS (1024L << 20)       /* ... or once it holds this much memory */
 
 /* The client's state taken on: environment, directory, umask, limits and stdio. Done before
    the worker starts, so a failure here is a refusal and the client compiles in-process. */
@@ -409,40 +420,6 @@ static int take_state(const Request *r, char *body, int fds[4], char ***argv) {
   return 0;
 }
 
-/* The worker: its own process group (so the client's signals reach it and its compilers and
-   nothing else), default signal handling, then pathcc's normal path as an in-process run. It
-   ends without exit handlers: pathcc has none, and libLLVM's destructors would tear down what
-   the server set up for every worker. */
-static void run_worker(PPMain run, int argc, char **argv) {
-  setpgid(0, 0);
-  in_worker = true;
-  for (int sig = 1; sig < NSIG; sig++) signal(sig, SIG_DFL);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  int rc = run(argc, argv);
-  fflush(NULL);
-  _exit(rc);
-}
-
-/* Waits for the worker (whose end of done closes when it exits) or for the client to go
-   away (its connection reads as closed): the worker's group is then ended, TERM then KILL. */
-static int watch_worker(int c, pid_t w, int done) {
-  struct pollfd p[2] = { { c, POLLIN, 0 }, { done, POLLIN, 0 } };
-  bool killed = false;
-  for (;;) {
-    int n = poll(p, 2, killed ? 2000 : -1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n > 0 && p[1].revents) break;
-    if (killed) { kill(-w, SIGKILL); break; }
-    if (n > 0 && p[0].revents) { kill(-w, SIGTERM); killed = true; p[0].events = 0; }
-  }
-  int st;
-  while (waitpid(w, &st, 0) < 0)
-    if (errno != EINTR) return SIGKILL;
-  return st;
-}
-
 /* Reads the peer's credentials: only a client of this user and group is served (the directory
    is private, but a socket passed on or a loosened mode must not let others run as us). */
 static bool same_user(int c) {
@@ -451,38 +428,154 @@ static bool same_user(int c) {
   return getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &n) == 0 && cr.uid == getuid() && cr.gid == getgid();
 }
 
-/* One request, in a child of the server: take the client's state, start the worker, tell
-   the client its pid, and send back how it ended. */
-static void serve(int c, PPMain run) {
-  Request r;
-  int fds[4], done[2];
-  char **argv = NULL, *body = NULL;
-  signal(SIGTERM, SIG_DFL);
-  signal(SIGCHLD, SIG_DFL);
-  if (!same_user(c) || recv_with_fds(c, &r, fds)) _exit(0);
-  body = pp_xmalloc(r.len + 1);
-  if (recv_all(c, body, r.len) || take_state(&r, body, fds, &argv) || pipe2(done, O_CLOEXEC)) _exit(0);
-  struct pollfd gone = { c, POLLIN, 0 };
-  if (poll(&gone, 1, 0) != 0) _exit(0);  /* the client gave up waiting (or sent more): it compiles itself */
-  pid_t w = fork();
-  if (w < 0) _exit(0);
-  if (w == 0) {
-    close(c);
-    close(done[0]);
-    run_worker(run, (int)r.argc, argv);
+/* Sends one state byte to the server; a server gone is no reason to stop the compile. */
+static void tell(int ctl, char state) {
+  while (send(ctl, &state, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {}
+}
+
+/* The next connection the server hands this worker, or -1 once the server closed the pair. */
+static int recv_conn(int ctl) {
+  union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+  char b;
+  struct iovec iov = { &b, 1 };
+  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+  ssize_t n;
+  while ((n = recvmsg(ctl, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
+  struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+  int fd = -1;
+  if (c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  return fd;
+}
+
+/* Hands connection c to the worker on ctl; -1 when the worker is gone. */
+static int send_conn(int ctl, int c) {
+  union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+  char b = 'C';
+  struct iovec iov = { &b, 1 };
+  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+  struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+  h->cmsg_level = SOL_SOCKET;
+  h->cmsg_type = SCM_RIGHTS;
+  h->cmsg_len = CMSG_LEN(sizeof(int));
+  memcpy(CMSG_DATA(h), &c, sizeof c);
+  ssize_t w;
+  while ((w = sendmsg(ctl, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
+  return w == 1 ? 0 : -1;
+}
+
+/* Whether the client's limits are this worker's already: a request that changes them (a
+   lowered hard limit cannot be raised back, a CPU limit counts the worker's past) is the
+   worker's last. */
+static bool same_limits(const Request *r) {
+  for (int i = 0; i < NLIMITS; i++) {
+    struct rlimit l;
+    if (getrlimit(i, &l) == 0 && (l.rlim_cur != r->limits[i].rlim_cur || l.rlim_max != r->limits[i].rlim_max))
+      return false;
   }
-  setpgid(w, w);  /* also here: the client may signal the group before the worker runs */
-  close(done[1]);
-  int null = open("/dev/null", O_RDWR);
-  for (int i = 0; i < 3 && null >= 0; i++) dup2(null, i);  /* the client's stdio is the worker's alone */
-  Reply pid = { MSG_PID, (int32_t)w };
-  int st = send_all(c, &pid, sizeof pid) ? (kill(-w, SIGKILL), watch_worker(c, w, done[0])) : watch_worker(c, w, done[0]);
-  Reply end = { MSG_STATUS, (int32_t)st };
+  return true;
+}
+
+/* Whether this worker has grown past WORKER_RSS (pathcc frees little of a unit's memory:
+   a process used to end after each). */
+static bool too_big(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long size = 0, rss = 0;
+  if (f) {
+    if (fscanf(f, "%ld %ld", &size, &rss) != 2) rss = 0;
+    fclose(f);
+  }
+  return rss * sysconf(_SC_PAGESIZE) > WORKER_RSS;
+}
+
+/* The worker's state between requests: no client's directory, environment or descriptors
+   held (a terminal, a pipe make waits on), nothing left of the last one's stdin. */
+static void settle(char **server_env, int null) {
+  fflush(NULL);
+  for (int i = 0; i < 3; i++) dup2(null, i);
+  __fpurge(stdin);
+  clearerr(stdin);
+  clearerr(stdout);
+  clearerr(stderr);
+  environ = server_env;
+  if (chdir("/")) {}
+}
+
+/* One request on connection c: take the client's state, tell the server and the client it
+   runs, run it, settle, and send the exit status. A client that already gave up waiting (it
+   compiles in-process) gets nothing run. Returns whether the worker may take another. */
+static bool serve(int ctl, int c, PPMain run, char **server_env, int null) {
+  Request r;
+  int fds[4];
+  char **argv = NULL, *body = NULL;
+  bool again = true;
+  struct pollfd gone = { c, POLLIN, 0 };
+  if (recv_with_fds(c, &r, fds)) goto refused;
+  body = pp_xmalloc(r.len + 1);
+  if (recv_all(c, body, r.len) || poll(&gone, 1, 0) != 0) {
+    for (int i = 0; i < 4; i++) close(fds[i]);
+    goto refused;
+  }
+  again = same_limits(&r);
+  if (take_state(&r, body, fds, &argv)) _exit(0);  /* half taken: this worker is no longer clean */
+  tell(ctl, W_RUNNING);  /* first: the server then answers for the run if this worker dies */
+  Reply pid = { MSG_PID, (int32_t)getpid() };
+  if (send_all(c, &pid, sizeof pid)) _exit(0);
+  int rc = run((int)r.argc, argv);
+  settle(server_env, null);
+  again = again && !too_big();
+  tell(ctl, again ? W_IDLE : W_QUIT);  /* before the status: the client's close is then no hang-up */
+  Reply end = { MSG_STATUS, (int32_t)((rc & 0xff) << 8) };  /* a wait status: exited with rc */
   send_all(c, &end, sizeof end);
+  close(c);
+  free(argv);
+  free(body);
+  return again;
+refused:
+  close(c);
+  free(body);
+  tell(ctl, W_IDLE);
+  return true;
+}
+
+/* The worker's life: its own process group (so the client's signals reach it and its
+   compilers and nothing else), default signal handling, stdio on /dev/null between requests,
+   then requests until the server closes the pair or the worker retires. It ends without exit
+   handlers: pathcc has none, and libLLVM's destructors would only spend time. */
+static void worker(int ctl, PPMain run) {
+  setpgid(0, 0);
+  in_worker = true;
+  for (int sig = 1; sig < NSIG; sig++) signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  char **server_env = environ;
+  int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null < 0) _exit(0);
+  settle(server_env, null);
+  for (int n = 0; n < WORKER_REQUESTS; n++) {
+    int c = recv_conn(ctl);
+    if (c < 0 || !serve(ctl, c, run, server_env, null)) break;
+  }
+  tell(ctl, W_QUIT);
   _exit(0);
 }
 
 /* ---- the server ---- */
+
+/* A worker as the server sees it: its pid and end of the pair; the connection it serves
+   (the server's copy, -1 when idle), whether it runs it (the server then answers for it if it
+   dies, and ends it if the client goes), and when a TERM sent to it turns into KILL. */
+typedef struct {
+  pid_t pid;
+  int ctl, conn, status;
+  bool running, quitting, exited;
+  struct timespec kill_at;
+} Worker;
+
+typedef struct {
+  Worker *v;
+  size_t n, cap;
+} Pool;
 
 /* SIGTERM: the server stops accepting, waits for the compiles it runs, and exits; a flag, as
    the accept loop is where it can stop cleanly. */
@@ -526,38 +619,174 @@ static int listen_at(const char *path, int *lock) {
   return s;
 }
 
-/* Collects finished request children: waited for, their CPU time counts as the server's
-   children's (the bench measures it so). */
-static void reap(bool all) {
-  while (waitpid(-1, NULL, all ? 0 : WNOHANG) > 0 || (all && errno == EINTR)) {}
+/* Starts a worker: a child holding its end of a fresh pair as its only descriptor beyond
+   stdio (none of the server's socket, lock or other clients' connections). */
+static Worker *add_worker(Pool *p, PPMain run) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) return NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (dup2(sv[1], 3) < 0) _exit(0);
+    fcntl(3, F_SETFD, FD_CLOEXEC);
+    close_inherited(4);
+    worker(3, run);
+  }
+  close(sv[1]);
+  if (pid < 0) {
+    close(sv[0]);
+    return NULL;
+  }
+  if (p->n == p->cap) p->v = pp_xrealloc(p->v, (p->cap = p->cap ? 2 * p->cap : 8) * sizeof *p->v);
+  Worker *w = &p->v[p->n++];
+  memset(w, 0, sizeof *w);
+  w->pid = pid;
+  w->ctl = sv[0];
+  w->conn = -1;
+  w->status = SIGKILL;
+  setpgid(pid, pid);  /* also here: a client may signal the group before the worker runs */
+  return w;
 }
 
-/* Accepts requests until PATHCC_SERVER_IDLE seconds pass without one, or SIGTERM; each is
-   served by a child, so a crash in one compile never takes the server down. */
-static void accept_loop(int s, int lock, PPMain run) {
+/* Hands a new connection to an idle worker, starting one when none is: the client, finding
+   its connection closed unanswered, compiles in-process if that fails. */
+static void dispatch(Pool *p, int c, PPMain run) {
+  Worker *w = NULL;
+  for (size_t i = 0; i < p->n && !w; i++)
+    if (p->v[i].conn < 0 && !p->v[i].quitting) w = &p->v[i];
+  if (!w) w = add_worker(p, run);
+  if (!w || send_conn(w->ctl, c)) {
+    close(c);
+    return;
+  }
+  w->conn = c;
+  w->running = false;
+}
+
+/* A state byte from worker w, or its end (the pair read as closed): a worker that died while
+   it ran a request has its wait status sent to that client, as its own exit would have been. */
+static void from_worker(Worker *w) {
+  char b;
+  ssize_t n;
+  while ((n = recv(w->ctl, &b, 1, 0)) < 0 && errno == EINTR) {}
+  if (n == 1 && b == W_RUNNING) w->running = true;
+  if (n == 1 && b == W_RUNNING) return;
+  if (n == 1) w->quitting = b == W_QUIT || w->kill_at.tv_sec;  /* one sent TERM is not reused */
+  if (n != 1) {
+    while (!w->exited && waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR) {}
+    Reply end = { MSG_STATUS, (int32_t)w->status };
+    if (w->conn >= 0 && w->running) send_all(w->conn, &end, sizeof end);
+    close(w->ctl);
+    w->ctl = -1;
+  }
+  if (w->conn >= 0) close(w->conn);
+  w->conn = -1;
+  w->running = false;
+}
+
+/* The client of a running worker went away (its connection reads as closed: it sends nothing
+   after its request): the worker's group is ended, TERM, then KILL 2 s later. */
+static void client_gone(Worker *w) {
+  kill(-w->pid, SIGTERM);
+  clock_gettime(CLOCK_MONOTONIC, &w->kill_at);
+  w->kill_at.tv_sec += 2;
+  w->running = false;  /* nobody to answer */
+}
+
+/* Milliseconds until the first pending KILL (sending those due), -1 when none is pending. */
+static int kills_due(Pool *p) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long long first = -1;
+  for (size_t i = 0; i < p->n; i++) {
+    Worker *w = &p->v[i];
+    if (!w->kill_at.tv_sec) continue;
+    long long ms = (w->kill_at.tv_sec - now.tv_sec) * 1000LL + (w->kill_at.tv_nsec - now.tv_nsec) / 1000000;
+    if (ms <= 0) {
+      kill(-w->pid, SIGKILL);
+      w->kill_at.tv_sec = 0;
+    } else if (first < 0 || ms < first) first = ms;
+  }
+  return (int)first;
+}
+
+/* Drops the workers that are gone, and closes the pair of idle workers beyond one per CPU
+   (they exit), so a burst of parallel compiles leaves no crowd behind. */
+static void prune(Pool *p) {
+  long spare = sysconf(_SC_NPROCESSORS_ONLN), idle = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    Worker *w = &p->v[i];
+    if (w->ctl >= 0 && w->conn < 0 && (w->quitting || ++idle > (spare > 0 ? spare : 1))) {
+      close(w->ctl);  /* it exits on reading the end; reaped at the server's end or now */
+      waitpid(w->pid, NULL, WNOHANG);
+      w->ctl = -1;
+    }
+    if (w->ctl >= 0) p->v[k++] = *w;
+  }
+  p->n = k;
+}
+
+/* Collects the server's ended children; a worker's wait status is kept for from_worker, which
+   learns of its end from its pair. Waited for, their CPU time counts as the server's children's
+   (the bench measures it so). */
+static void reap(Pool *p, bool all) {
+  int st;
+  pid_t pid;
+  while ((pid = waitpid(-1, &st, all ? 0 : WNOHANG)) > 0 || (pid < 0 && all && errno == EINTR))
+    for (size_t i = 0; p && i < p->n; i++)
+      if (p->v[i].pid == pid) {
+        p->v[i].exited = true;
+        p->v[i].status = st;
+      }
+}
+
+/* Requests under way: workers serving a connection. */
+static size_t busy(const Pool *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->n; i++) n += p->v[i].conn >= 0;
+  return n;
+}
+
+/* Accepts requests until PATHCC_SERVER_IDLE seconds pass without one, or SIGTERM (then the
+   requests under way finish first); each runs in a worker, so a crash in one compile never
+   takes the server down. Polls the socket, each worker's pair and each running client. */
+static void accept_loop(int s, PPMain run) {
   sigset_t term, open_mask;
   sigemptyset(&term);
   sigaddset(&term, SIGTERM);
   sigprocmask(SIG_BLOCK, &term, &open_mask);
   sigdelset(&open_mask, SIGTERM);
-  struct timespec idle = { idle_seconds(), 0 };
-  while (!stop_server) {
-    struct pollfd p = { s, POLLIN, 0 };
-    int n = ppoll(&p, 1, &idle, &open_mask);
-    reap(false);
-    if (n == 0) break;
-    if (n < 0) continue;
-    int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
-    if (c < 0) continue;
-    pid_t pid = fork();
-    if (pid == 0) {
-      close(s);
-      close(lock);
-      sigprocmask(SIG_SETMASK, &open_mask, NULL);
-      serve(c, run);
+  Pool pool = { 0 };
+  struct pollfd *pf = NULL;
+  for (;;) {
+    prune(&pool);
+    size_t b = busy(&pool);
+    if (stop_server && !b) break;
+    pf = pp_xrealloc(pf, (2 * pool.n + 1) * sizeof *pf);
+    size_t n = 0;
+    pf[n++] = (struct pollfd){ stop_server ? -1 : s, POLLIN, 0 };
+    for (size_t i = 0; i < pool.n; i++) pf[n++] = (struct pollfd){ pool.v[i].ctl, POLLIN, 0 };
+    for (size_t i = 0; i < pool.n; i++) pf[n++] = (struct pollfd){ pool.v[i].running ? pool.v[i].conn : -1, POLLIN, 0 };
+    int kill_ms = kills_due(&pool);
+    struct timespec t = { kill_ms >= 0 ? kill_ms / 1000 : idle_seconds(), kill_ms >= 0 ? (kill_ms % 1000) * 1000000L : 0 };
+    int r = ppoll(pf, n, kill_ms >= 0 || !b ? &t : NULL, &open_mask);
+    reap(&pool, false);
+    if (r == 0 && kill_ms < 0 && !b) break;  /* idle */
+    if (r <= 0) continue;
+    for (size_t i = 0; i < pool.n; i++) {
+      if (pf[1 + i].revents) from_worker(&pool.v[i]);
+      else if (pf[1 + pool.n + i].revents && pool.v[i].running) client_gone(&pool.v[i]);
     }
-    close(c);
+    if (pf[0].revents & POLLIN) {
+      int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+      if (c >= 0 && !same_user(c)) close(c);
+      else if (c >= 0) dispatch(&pool, c, run);
+    }
   }
+  for (size_t i = 0; i < pool.n; i++) close(pool.v[i].ctl);  /* idle workers exit */
+  reap(NULL, true);
+  free(pool.v);
+  free(pf);
 }
 
 /* Listens (refusing when another server has the lock), preloads libclang, serves until idle
@@ -577,7 +806,7 @@ int pp_server_main(PPMain run) {
   signal(SIGPIPE, SIG_IGN);
   printf("pathcc: compile server listening on %s\n", path);
   fflush(stdout);
-  accept_loop(s, lock, run);
+  accept_loop(s, run);
   unlink(path);  /* before the lock goes: the next server starts clean */
   char *lk = pp_xasprintf("%s.lock", path), *mark = pp_xasprintf("%s.wanted", path);
   unlink(mark);
@@ -585,7 +814,6 @@ int pp_server_main(PPMain run) {
   free(lk);
   free(mark);
   close(s);
-  reap(true);
   free(path);
   return 0;
 }
