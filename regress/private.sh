@@ -19,10 +19,18 @@ fi
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout 20"
 # need CMD:PACKAGE...: installs the Debian packages whose commands are missing (as root; one
-# apt-get update), else reports the test skipped and ends it.
+# apt-get update), else reports the test skipped and ends it. As root, a package of the list that
+# dpkg does not have is installed too, even when the command is there (gcc-avr without avr-libc
+# compiles but cannot link).
 need() {
   _pkgs=
-  for _p in "$@"; do command -v "${_p%%:*}" >/dev/null 2>&1 || _pkgs="$_pkgs ${_p#*:}"; done
+  for _p in "$@"; do
+    if ! command -v "${_p%%:*}" >/dev/null 2>&1; then _pkgs="$_pkgs ${_p#*:}"; continue; fi
+    [ "$(id -u)" = 0 ] && command -v dpkg-query >/dev/null 2>&1 || continue
+    for _k in ${_p#*:}; do
+      dpkg-query -W -f='${Status}' "$_k" 2>/dev/null | grep -q "install ok installed" || _pkgs="$_pkgs $_k"
+    done
+  done
   [ -z "$_pkgs" ] && return 0
   if [ "$(id -u)" = 0 ]; then
     { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $_pkgs; } >"$out/apt.log" 2>&1 && return 0

@@ -141,7 +141,7 @@ bool pp_cc_target_flag(const char *a) {
     "-fcolor-diagnostics", "-fno-color-diagnostics", "-fno-diagnostics", "-fdump-", "-x", "-l", "-L", "-include",
     "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix", "-iwithprefix", "-C", "-P", "-H", "-fsyntax-only",
     "-ftime-report", "-fstack-usage", "-aux-info", "-shared", "-fprofile", "--coverage", "-fcallgraph-info", 0 };
-  if (a[0] != '-') return false;
+  if (a[0] != '-' || !a[1]) return false;  /* "-" is standard input, which a probe must not read */
   if (!strncmp(a, "-Wl,", 4)) return true;  /* linker choices (-Wl,-m...) matter to the test link */
   for (int i = 0; skip[i]; i++)
     if (!strncmp(a, skip[i], strlen(skip[i]))) return false;

@@ -29,6 +29,7 @@ extern char **environ;
 #define NLIMITS 16               /* RLIMIT_CPU .. RLIMIT_RTTIME on Linux */
 #define MAX_BODY (64u << 20)     /* arguments and environment; more is no request of ours */
 enum { MSG_PID = 1, MSG_STATUS = 2 };
+#define GO 'G'                   /* the client's answer to MSG_PID: run it (it has not given up) */
 
 /* What a client sends besides its file descriptors (cwd, 0, 1, 2); then len bytes of argc
    arguments and envc environment strings, each ending in a NUL. Client and server are the
@@ -309,7 +310,8 @@ static bool in_process(bool verbose, char *why) {
 /* Runs the request on an open connection; false (nothing run) when the server fails before
    its worker starts, or drops the connection after (the worker's group is then killed and
    the unit compiled here, from the start). A server that does not answer within 5 s (stopped,
-   swamped) counts as failed: the closed connection makes it kill a worker it starts late. */
+   swamped) counts as failed: a worker runs nothing (reads no stdin) before the client's go,
+   which a client that gave up never sends. */
 static bool delegate_on(int s, const char *path, int argc, char **argv, bool verbose, int *status) {
   struct sigaction old[NFORWARDED];
   struct timeval wait = { 5, 0 }, forever = { 0, 0 };
@@ -317,6 +319,11 @@ static bool delegate_on(int s, const char *path, int argc, char **argv, bool ver
   forward_signals(old);
   if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) || send_request(s, argc, argv) ||
       recv_all(s, &pid, sizeof pid) || pid.kind != MSG_PID || pid.value <= 0) {
+    restore_signals(old);
+    return in_process(verbose, pp_xasprintf("the server at %s did not take the request", path));
+  }
+  char go = GO;  /* the worker runs nothing before this: a client that gave up has not sent it */
+  if (send_all(s, &go, 1)) {
     restore_signals(old);
     return in_process(verbose, pp_xasprintf("the server at %s did not take the request", path));
   }
@@ -517,9 +524,13 @@ static bool serve(int ctl, int c, PPMain run, char **server_env, int null) {
   }
   again = same_limits(&r);
   if (take_state(&r, body, fds, &argv)) _exit(0);  /* half taken: this worker is no longer clean */
-  tell(ctl, W_RUNNING);  /* first: the server then answers for the run if this worker dies */
   Reply pid = { MSG_PID, (int32_t)getpid() };
-  if (send_all(c, &pid, sizeof pid)) _exit(0);
+  char go = 0;
+  if (send_all(c, &pid, sizeof pid) || recv_all(c, &go, 1) || go != GO) {
+    settle(server_env, null);  /* the client gave up waiting (it compiles in-process): nothing ran */
+    goto refused;
+  }
+  tell(ctl, W_RUNNING);  /* the server now answers for the run if this worker dies */
   int rc = run((int)r.argc, argv);
   settle(server_env, null);
   again = again && !too_big();
@@ -532,9 +543,10 @@ static bool serve(int ctl, int c, PPMain run, char **server_env, int null) {
   return again;
 refused:
   close(c);
+  free(argv);
   free(body);
-  tell(ctl, W_IDLE);
-  return true;
+  tell(ctl, again ? W_IDLE : W_QUIT);
+  return again;
 }
 
 /* The worker's life: its own process group (so the client's signals reach it and its
