@@ -6,8 +6,4 @@
    with *err (the caller's to free) naming the library and the loader's reason. */
 int pp_clang_load(char **err);
 
-/* pp_clang_load for a compile server: every symbol bound now and one small unit parsed, so
-   its forked workers start with libclang ready. */
-int pp_clang_preload(char **err);
-
 #endif

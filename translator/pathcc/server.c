@@ -801,7 +801,7 @@ static void accept_loop(int s, PPMain run) {
   free(pf);
 }
 
-/* Listens (refusing when another server has the lock), preloads libclang, serves until idle
+/* Listens (refusing when another server has the lock), loads libclang, serves until idle
    or SIGTERM, then removes its socket and waits for its children (their CPU is its own). */
 int pp_server_main(PPMain run) {
   char *why = NULL, *path = socket_path(&why), *err = NULL;
@@ -810,7 +810,7 @@ int pp_server_main(PPMain run) {
     fprintf(stderr, "pathcc: error: no compile server: %s\n", path ? "another is running, or the socket cannot be made" : why);
     return 1;
   }
-  if (pp_clang_preload(&err)) fprintf(stderr, "pathcc: warning: %s (each unit will be compiled as written)\n", err);
+  if (pp_clang_load(&err)) fprintf(stderr, "pathcc: warning: %s (each unit will be compiled as written)\n", err);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_term;
