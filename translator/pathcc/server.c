@@ -229,14 +229,21 @@ static void close_inherited(int from) {
   for (long fd = from; fd < (max > 0 ? max : 65536); fd++) close((int)fd);
 }
 
-/* Starts a server for the next compiles, detached (double fork, own session, in /, stdio on
-   /dev/null, nothing else inherited), and returns at once: this compile runs in-process. */
-static void start_server(void) {
+/* Starts a server, detached (double fork, own session, in /, stdio on /dev/null, nothing else
+   inherited), and connects to it once it listens (at most 0.2 s): this compile then goes through
+   it rather than load libclang a second time. Returns the connection, or -1 (in-process). */
+static int start_server(const char *path) {
   fflush(NULL);
   pid_t pid = fork();
   if (pid != 0) {
     if (pid > 0) while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
-    return;
+    int s = -1;
+    for (int i = 0; pid > 0 && s < 0 && i < 100; i++) {
+      struct timespec two_ms = { 0, 2000000 };
+      nanosleep(&two_ms, NULL);
+      s = connect_server(path);
+    }
+    return s;
   }
   if (setsid() < 0 || fork() != 0) _exit(0);
   int null = open("/dev/null", O_RDWR);
@@ -381,12 +388,14 @@ bool pp_server_delegate(int argc, char **argv, bool verbose, int *status) {
   if (s < 0) {
     int e = errno;
     bool absent = e == ENOENT || e == ECONNREFUSED, start = absent && second_compile(path);
-    if (start) start_server();
-    in_process(verbose, !absent ? pp_xasprintf("the server at %s refused: %s", path, strerror(e))
-                        : pp_xasprintf("no compile server at %s yet (%s)", path,
-                                       start ? "one is starting" : "one starts at the next compile"));
-    free(path);
-    return false;
+    if (start) s = start_server(path);
+    if (s < 0) {
+      in_process(verbose, !absent ? pp_xasprintf("the server at %s refused: %s", path, strerror(e))
+                          : pp_xasprintf("no compile server at %s yet (%s)", path,
+                                         start ? "it did not start" : "one starts at the next compile"));
+      free(path);
+      return false;
+    }
   }
   bool done = delegate_on(s, path, argc, argv, verbose, status);
   close(s);
