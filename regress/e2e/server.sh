@@ -220,6 +220,16 @@ w3=$(worker_of reuse/a/l1.err) w4=$(worker_of reuse/a/l2.err)
 [ -n "$w3" ] && [ -n "$w4" ] && [ "$w3" != "$w4" ] && gone "$w3" && cmp -s reuse/a/one.o reuse/a/ref.o
 check limits-retire $? "a client with its own limits (worker $w3) and the next ($w4)"
 
+# a worker that ends during a request (pathcc's exit(1) on a missing TMPDIR): the server sends
+# the client its status, the message is the in-process one, and a new worker takes the next
+(cd reuse/a && TMPDIR=/nonexistent PATHCC_SERVER=0 "$P" gcc -O2 -c one.c -o one.o 2>die.ref; echo $? >die.ref.rc)
+(cd reuse/a && TMPDIR=/nonexistent "$P" --verbose gcc -O2 -c one.c -o one.o 2>die.err; echo $? >die.rc)
+(cd reuse/a && "$P" --verbose gcc -O2 -c one.c -o one.o 2>after.err)
+w5=$(worker_of reuse/a/die.err) w6=$(worker_of reuse/a/after.err)
+[ -n "$w5" ] && [ -n "$w6" ] && [ "$w5" != "$w6" ] && [ "$(cat reuse/a/die.rc)" = 1 ] &&
+  cmp -s reuse/a/die.ref.rc reuse/a/die.rc && [ "$(grep -v '^pathcc: via' reuse/a/die.err)" = "$(cat reuse/a/die.ref)" ]
+check worker-died $? "status $(cat reuse/a/die.rc) (in-process $(cat reuse/a/die.ref.rc)); workers $w5, then $w6; $(head -2 reuse/a/die.err | tr '\n' ' ')"
+
 osock=$(socket xdg/pathcc.other 2>/dev/null; ls xdg/pathcc | grep -E '^s-[0-9a-f]{16}$' | grep -v "$(basename "$sock")" | head -1)
 [ -n "$osock" ]; check rebuilt-own-server $? "the copy started no server of its own"
 
