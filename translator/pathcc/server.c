@@ -516,9 +516,10 @@ static void settle(char **server_env, int null) {
   if (chdir("/")) {}
 }
 
-/* One request on connection c: take the client's state, tell the server and the client it
-   runs, run it, settle, and send the exit status. A client that already gave up waiting (it
-   compiles in-process) gets nothing run. Returns whether the worker may take another. */
+/* One request on connection c: take the client's state, send the client this worker's pid and
+   wait for its go, tell the server it runs, run it, settle, and send the exit status. A client
+   that gave up waiting (it compiles in-process) gets nothing run. Returns whether the worker may
+   take another. */
 static bool serve(int ctl, int c, PPMain run, char **server_env, int null) {
   Request r;
   int fds[4];
@@ -689,8 +690,10 @@ static void from_worker(Worker *w) {
   char b;
   ssize_t n;
   while ((n = recv(w->ctl, &b, 1, 0)) < 0 && errno == EINTR) {}
-  if (n == 1 && b == W_RUNNING) w->running = true;
-  if (n == 1 && b == W_RUNNING) return;
+  if (n == 1 && b == W_RUNNING) {
+    w->running = true;
+    return;
+  }
   if (n == 1) w->quitting = b == W_QUIT || w->kill_at.tv_sec;  /* one sent TERM is not reused */
   if (n != 1) {
     while (!w->exited && waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR) {}
