@@ -706,9 +706,9 @@ static void rewrite_all(Unit *u, PPResult *res) {
     PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->mode == PP_MODE_OSP, ext, how,
                      u->o->continuous, u->o->mode == PP_MODE_EDGE, t->entry_slot, probe, u->fk.v[i], t->ppp_array,
                      t->num.slots, t->ppp_bits, pp_ppp_table_size(&t->num), expect, &used[i],
-                     /* promoted loops settle into 64-bit array counters (path mode's, ppp's slots
-                        or kept arrays), and not under continuous mode, which promises that even
-                        SIGKILL loses no count */
+                     /* promoted loops settle into 64-bit array counters (path mode's, ppp's slots,
+                        edge mode's chords or kept arrays), and not under continuous mode, which
+                        promises that even SIGKILL loses no count */
                      (u->o->mode == PP_MODE_PATH || u->o->mode == PP_MODE_PPP || u->o->mode == PP_MODE_EDGE) && !t->hash &&
                          u->o->counter_bits == 64 && !u->o->continuous,
                      u->o->fallthrough_attr ? "__attribute__((__fallthrough__)); " : "/* fallthrough */ ",

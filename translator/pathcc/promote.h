@@ -22,5 +22,7 @@ typedef struct {
    count is held in the local), every block with one successor in the loop, one block with one
    more out of it, no cut edge on the way round. Returns how many; *out gets them (malloc'd). */
 size_t pp_promote_loops(const PPGraph *g, PPPromoted **out);
+
+/* Frees the n loops pp_promote_loops gave (their round edges too). */
 void pp_promote_free(PPPromoted *p, size_t n);
 #endif

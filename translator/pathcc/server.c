@@ -3,6 +3,7 @@
 #include "server.h"
 #include "clangload.h"
 #include "model/util.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -131,38 +132,51 @@ static int recv_all(int s, void *buf, size_t n) {
   return 0;
 }
 
-/* Sends the request header with four descriptors attached (SCM_RIGHTS): the server's worker
-   then works in the client's directory and writes to the client's own stdout and stderr. */
-static int send_with_fds(int s, const Request *r, const int fds[4]) {
+/* Sends len bytes of buf with nfds (at most 4) descriptors attached (SCM_RIGHTS): the request
+   header with the client's directory and stdio, or one byte with the connection the server
+   hands a worker. */
+static int send_fds(int s, const void *buf, size_t len, const int *fds, int nfds) {
   union { char buf[CMSG_SPACE(4 * sizeof(int))]; struct cmsghdr align; } u;
-  struct iovec iov = { (void *)r, sizeof *r };
-  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+  assert(nfds >= 1 && nfds <= 4);
+  struct iovec iov = { (void *)buf, len };
+  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+                      .msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int)) };
   struct cmsghdr *c = CMSG_FIRSTHDR(&m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(4 * sizeof(int));
-  memcpy(CMSG_DATA(c), fds, 4 * sizeof(int));
+  c->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+  memcpy(CMSG_DATA(c), fds, (size_t)nfds * sizeof(int));
   ssize_t w;
   while ((w = sendmsg(s, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
-  return w == (ssize_t)sizeof *r ? 0 : -1;
+  return w == (ssize_t)len ? 0 : -1;
 }
 
-/* Receives the header and its four descriptors; anything else (fewer descriptors, a short
-   header, a wrong magic) is no request of ours. */
-static int recv_with_fds(int s, Request *r, int fds[4]) {
+/* Receives len bytes into buf with exactly nfds descriptors (close-on-exec); -1 for anything
+   else (fewer descriptors, a short read, a truncated control message), with any descriptors
+   that came closed. */
+static int recv_fds(int s, void *buf, size_t len, int *fds, int nfds) {
   union { char buf[CMSG_SPACE(4 * sizeof(int))]; struct cmsghdr align; } u;
-  struct iovec iov = { r, sizeof *r };
+  assert(nfds >= 1 && nfds <= 4);
+  struct iovec iov = { buf, len };
   struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
   ssize_t n;
   while ((n = recvmsg(s, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL)) < 0 && errno == EINTR) {}
-  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-  if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(4 * sizeof(int))) return -1;
-  memcpy(fds, CMSG_DATA(c), 4 * sizeof(int));
-  if (n != (ssize_t)sizeof *r || r->magic != MAGIC || r->len > MAX_BODY || (m.msg_flags & MSG_CTRUNC)) {
-    for (int i = 0; i < 4; i++) close(fds[i]);
-    return -1;
-  }
-  return 0;
+  struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&m) : NULL;
+  if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) return -1;
+  int got = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+  memcpy(fds, CMSG_DATA(c), (size_t)(got < nfds ? got : nfds) * sizeof(int));
+  if (got == nfds && n == (ssize_t)len && !(m.msg_flags & MSG_CTRUNC)) return 0;
+  for (int i = 0; i < got && i < nfds; i++) close(fds[i]);
+  return -1;
+}
+
+/* The request header and its four descriptors; anything else (a wrong magic, a body too
+   large) is no request of ours. */
+static int recv_request(int s, Request *r, int fds[4]) {
+  if (recv_fds(s, r, sizeof *r, fds, 4)) return -1;
+  if (r->magic == MAGIC && r->len <= MAX_BODY) return 0;
+  for (int i = 0; i < 4; i++) close(fds[i]);
+  return -1;
 }
 
 /* ---- the client ---- */
@@ -194,7 +208,7 @@ static int send_request(int s, int argc, char **argv) {
     if (getrlimit(i, &r.limits[i])) r.limits[i].rlim_cur = r.limits[i].rlim_max = RLIM_INFINITY;
   char *body = request_body(argc, argv, &r);
   int fds[4] = { open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), 0, 1, 2 };
-  int rc = fds[0] < 0 || r.len > MAX_BODY || send_with_fds(s, &r, fds) || send_all(s, body, r.len) ? -1 : 0;
+  int rc = fds[0] < 0 || r.len > MAX_BODY || send_fds(s, &r, sizeof r, fds, 4) || send_all(s, body, r.len) ? -1 : 0;
   if (fds[0] >= 0) close(fds[0]);
   free(body);
   return rc;
@@ -451,32 +465,14 @@ static void tell(int ctl, char state) {
 
 /* The next connection the server hands this worker, or -1 once the server closed the pair. */
 static int recv_conn(int ctl) {
-  union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
   char b;
-  struct iovec iov = { &b, 1 };
-  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
-  ssize_t n;
-  while ((n = recvmsg(ctl, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
-  struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
-  int fd = -1;
-  if (c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) memcpy(&fd, CMSG_DATA(c), sizeof fd);
-  return fd;
+  int fd;
+  return recv_fds(ctl, &b, 1, &fd, 1) ? -1 : fd;
 }
 
 /* Hands connection c to the worker on ctl; -1 when the worker is gone. */
 static int send_conn(int ctl, int c) {
-  union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
-  char b = 'C';
-  struct iovec iov = { &b, 1 };
-  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
-  struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-  h->cmsg_level = SOL_SOCKET;
-  h->cmsg_type = SCM_RIGHTS;
-  h->cmsg_len = CMSG_LEN(sizeof(int));
-  memcpy(CMSG_DATA(h), &c, sizeof c);
-  ssize_t w;
-  while ((w = sendmsg(ctl, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
-  return w == 1 ? 0 : -1;
+  return send_fds(ctl, "C", 1, &c, 1);
 }
 
 /* Whether the client's limits are this worker's already: a request that changes them (a
@@ -526,7 +522,7 @@ static bool serve(int ctl, int c, PPMain run, char **server_env, int null) {
   char **argv = NULL, *body = NULL;
   bool again = true;
   struct pollfd gone = { c, POLLIN, 0 };
-  if (recv_with_fds(c, &r, fds)) goto refused;
+  if (recv_request(c, &r, fds)) goto refused;
   body = pp_xmalloc(r.len + 1);
   if (recv_all(c, body, r.len) || poll(&gone, 1, 0) != 0) {
     for (int i = 0; i < 4; i++) close(fds[i]);
@@ -741,8 +737,7 @@ static void prune(Pool *p) {
   for (size_t i = 0; i < p->n; i++) {
     Worker *w = &p->v[i];
     if (w->ctl >= 0 && w->conn < 0 && (w->quitting || ++idle > (spare > 0 ? spare : 1))) {
-      close(w->ctl);  /* it exits on reading the end; reaped at the server's end or now */
-      waitpid(w->pid, NULL, WNOHANG);
+      close(w->ctl);  /* it exits on reading the end; reap() collects it */
       w->ctl = -1;
     }
     if (w->ctl >= 0) p->v[k++] = *w;
