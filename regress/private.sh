@@ -18,6 +18,9 @@ if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
 fi
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout 20"
+# case_flags SOURCE...: the pathcc options a regress case asks for, from its line
+# "regress: pathcc-flags OPTIONS */" (signals.c counts atomically: its handler interrupts counts)
+case_flags() { sed -n 's|.*regress: pathcc-flags \(.*\) \*/.*|\1|p' "$@" | head -1; }
 # need CMD:PACKAGE...: installs the Debian packages whose commands are missing (as root; one
 # apt-get update), else reports the test skipped and ends it. As root, a package of the list that
 # dpkg does not have is installed too, even when the command is there (gcc-avr without avr-libc

@@ -39,7 +39,7 @@ program() {
   cc=$1 flags=$2 id=$1-$3; shift 3
   d="$out/$id"
   mkdir -p "$d/notrace"
-  own=$(sed -n 's|.*regress: pathcc-flags \(.*\) \*/.*|\1|p' "$@" | head -1)
+  own=$(case_flags "$@")
   # shellcheck disable=SC2086
   (cd "$d" && $cc $flags -o plain "$@" -lm) >"$d/plain.build" 2>&1; prc=$?
   # shellcheck disable=SC2086

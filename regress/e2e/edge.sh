@@ -47,10 +47,11 @@ one() {
     echo "not ok edge-build $name: plain $CC failed: $(head -1 "$d/plain.build")"; return
   fi
   (cd "$d" && $run ./plain >plain.out 2>&1; echo $? >>plain.out)
+  own=$(case_flags "$@")  # a case's own options (signals.c: atomic counts, or its handler loses some)
   for m in path edge fast; do
     mode=$m trace=--trace
     [ $m = fast ] && mode=edge trace=--placement-profile="$d/path/prof.out"  # the path run's counts place its probes
-    if ! (cd "$d/$m" && "$top/bin/pathcc" $trace --mode=$mode "$CC" $flags -o prog "$@" -lm) >"$d/$m/build.log" 2>&1; then
+    if ! (cd "$d/$m" && "$top/bin/pathcc" $trace --mode=$mode $own "$CC" $flags -o prog "$@" -lm) >"$d/$m/build.log" 2>&1; then
       echo "not ok edge-build $name: pathcc --mode=$mode failed: $(head -1 "$d/$m/build.log")"; return
     fi
     (cd "$d/$m" && PATHPROF_FILE=prof.out PATHPROF_TRACE=trace.txt $run ./prog >prog.out 2>&1; echo $? >>prog.out)

@@ -19,7 +19,7 @@ build() {
     echo "not ok warnings $name: plain $CC $flags warns: $(head -1 "$d/plain.build")"
   fi
   # a case may ask for pathcc options of its own: a line "regress: pathcc-flags OPTIONS */"
-  own=$(sed -n 's|.*regress: pathcc-flags \(.*\) \*/.*|\1|p' "$@" | head -1)
+  own=$(case_flags "$@")
   if ! (cd "$d" && "$top/bin/pathcc" --trace $own "$CC" $flags -o prog "$@" -lm) >"$d/pathcc.out" 2>"$d/pathcc.err"; then
     echo "not ok build $name: pathcc --trace $CC $flags failed: $(head -1 "$d/pathcc.err")"
     return
