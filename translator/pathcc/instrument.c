@@ -431,7 +431,15 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
-  if (tls)  /* the thread's base (64-bit counters only): const, so one activation's reads are one */
+  if (tls && u->o->saving_getter && *ext)  /* as below, its first call per thread through asm that
+    keeps every register but %rax, so that callers need not save theirs around it */
+    pp_str_addf(&s, "%sstatic __attribute__((__const__, __noinline__, __unused__)) unsigned long long *__pathprof_g(void) "
+                "{ void *t = __pathprof_t; if (__builtin_expect(t != 0, 1)) return t; t = &__pathprof_t; "
+                "__asm__ __volatile__ (\"lea -128(%%%%rsp), %%%%rsp\\n\\tpush %%%%rdi\\n\\tpush %%%%rsi\\n\\tpush %%%%rdx\\n\\t"
+                "mov %%%%rax, %%%%rsi\\n\\tlea %%1, %%%%rdi\\n\\tlea %%2, %%%%rdx\\n\\tcall __pathprof_base_saving@PLT\\n\\t"
+                "pop %%%%rdx\\n\\tpop %%%%rsi\\n\\tpop %%%%rdi\\n\\tlea 128(%%%%rsp), %%%%rsp\" : \"+a\" (t) : "
+                "\"m\" (__pathprof_u), \"m\" (__pathprof_o) : \"cc\", \"memory\"); return t; }\n", ext);
+  else if (tls)  /* the thread's base (64-bit counters only): const, so one activation's reads are one */
     pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
                 "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
                 *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "");
