@@ -3,7 +3,8 @@
 # getter_prog.c's calloc changing every call-clobbered register, each thread's first count
 # (which makes the thread's shard, calling calloc) leaves the values its function holds in those
 # registers intact: the output equals the plain build's with xsave (the host CPU), under
-# valgrind, and with fxsave (qemu-x86_64 -cpu qemu64, a CPU without xsave); the same build with
+# valgrind, and with fxsave (qemu-x86_64 -cpu qemu64, a CPU without xsave), each way the
+# runtime learns which (from the C library at startup, or from cpuid on first need); the same build with
 # the entry swapped for a plain jump to __pathprof_base (--wrap) gives wrong output, so the
 # check can fail. The program's calloc is instrumented too: made while the runtime makes a
 # shard, its counts go to the unit's array instead of recursing. gpr and fpr count exactly 8
@@ -30,6 +31,11 @@ if PATHPROF_FILE=path.prof ./path >path.out 2>path.err && cmp -s plain.out path.
   echo "ok getter registers kept (xsave)"
 else
   echo "not ok getter registers kept (xsave): $(diff plain.out path.out | head -3 | tr '\n' ' ') $(head -1 path.err)"
+fi
+if ./path probe >probe.out 2>probe.err && cmp -s plain.out probe.out; then
+  echo "ok getter registers kept (xsave, asked of the CPU)"
+else
+  echo "not ok getter registers kept (xsave, asked of the CPU): $(diff plain.out probe.out | head -3 | tr '\n' ' ') $(head -1 probe.err)"
 fi
 # gpr (function 2) and fpr (3): once per thread, 8 threads
 if "$top/bin/pathprof" dump --decode path.prof >dump.txt 2>&1 &&
@@ -62,8 +68,10 @@ else
   echo "not ok getter -mcmodel=large: $(head -1 large.log) $(diff plain.out large.out | head -2 | tr '\n' ' ')"
 fi
 need qemu-x86_64:qemu-user
-if qemu-x86_64 -cpu qemu64 ./path >qemu.out 2>qemu.err && cmp -s plain.out qemu.out; then
-  echo "ok getter registers kept (fxsave, qemu64)"
-else
-  echo "not ok getter registers kept (fxsave, qemu64): $(diff plain.out qemu.out | head -3 | tr '\n' ' ') $(head -1 qemu.err)"
-fi
+for a in "" probe; do
+  if qemu-x86_64 -cpu qemu64 ./path $a >qemu.out 2>qemu.err && cmp -s plain.out qemu.out; then
+    echo "ok getter registers kept (fxsave, qemu64${a:+, asked of the CPU})"
+  else
+    echo "not ok getter registers kept (fxsave, qemu64${a:+, asked of the CPU}): $(diff plain.out qemu.out | head -3 | tr '\n' ' ') $(head -1 qemu.err)"
+  fi
+done

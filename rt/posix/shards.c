@@ -151,15 +151,11 @@ static unsigned long long *new_shard(struct __pathprof_unit *u, unsigned long lo
    thread-safety. */
 unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *owned)
 {
-  static __thread int making;  /* this thread is inside new_shard */
   unsigned long long *c = 0;
-  if (making)  /* an instrumented calloc (the program's own) while its shard is made: no
-                  recursion; these few counts go to the unit's array and it asks again */
-    return u->counters;
   if (__atomic_exchange_n(owned, 1, __ATOMIC_RELAXED)) {
-    making = 1;
+    *slot = u->counters;  /* while the shard is made (the program's own calloc may count in
+                             this unit): no recursion, those few counts go to the unit's array */
     c = new_shard(u, slot);
-    making = 0;
   }
   *slot = c ? c : u->counters;
   return *slot;
@@ -172,8 +168,16 @@ unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long lon
    stack, the x87, SSE and AVX state with xsave (fxsave on a CPU without it). GCC's -fipa-ra then
    lets every instrumented function keep its values in call-clobbered registers across the
    getter's call, instead of moving them to callee-saved ones it must push and pop at entry and
-   exit (a per-character state machine: 8 instructions fewer per call). */
-__asm__(".text\n"
+   exit (a per-character state machine: 8 instructions fewer per call). How to save is asked of
+   the CPU once per process (__pathprof_xmode: 0 not yet, 1 fxsave, else xsave's area size, with
+   the components in __pathprof_xmask), unless xsave_known below had it from the C library:
+   cpuid leaves a virtual machine for its hypervisor (6 us each on the bench's machine). */
+__asm__(".pushsection .bss\n"
+        ".balign 4\n"
+        ".globl __pathprof_xmode\n.hidden __pathprof_xmode\n__pathprof_xmode: .zero 4\n"
+        ".globl __pathprof_xmask\n.hidden __pathprof_xmask\n__pathprof_xmask: .zero 4\n"
+        ".popsection\n"
+        ".text\n"
         ".globl __pathprof_base_saving\n"
         ".type __pathprof_base_saving, @function\n"
         "__pathprof_base_saving:\n"
@@ -183,11 +187,20 @@ __asm__(".text\n"
         "pushq %rbx\npushq %r12\npushq %rcx\npushq %rdx\npushq %rsi\n"
         "pushq %rdi\npushq %r8\npushq %r9\npushq %r10\npushq %r11\n"
         ".cfi_offset %rbx, -24\n.cfi_offset %r12, -32\n"
+        "movl __pathprof_xmode(%rip), %ebx\n"
+        "testl %ebx, %ebx\njnz 4f\n"
         "movl $1, %eax\ncpuid\n"
-        "btl $27, %ecx\njnc 1f\n"            /* OSXSAVE: xgetbv and xsave may be used */
+        "movl $1, %r12d\n"
+        "btl $27, %ecx\njnc 5f\n"            /* OSXSAVE: xgetbv and xsave may be used */
         "xorl %ecx, %ecx\nxgetbv\n"
-        "andl $0xe7, %eax\nmovl %eax, %r12d\n" /* x87, SSE, AVX, AVX-512 (not AMX's tiles) */
+        "andl $0xe7, %eax\n"                  /* x87, SSE, AVX, AVX-512 (not AMX's tiles) */
+        "movl %eax, __pathprof_xmask(%rip)\n"
         "movl $13, %eax\nxorl %ecx, %ecx\ncpuid\n" /* %ebx: the size of the enabled state */
+        "movl %ebx, %r12d\n"
+        "5: movl %r12d, __pathprof_xmode(%rip)\n" /* after the mask: another thread reads it first */
+        "movl %r12d, %ebx\n"
+        "4: cmpl $1, %ebx\nje 1f\n"
+        "movl __pathprof_xmask(%rip), %r12d\n"
         "subq %rbx, %rsp\nandq $-64, %rsp\n"
         "xorl %eax, %eax\nmovl $8, %ecx\n"   /* the header must be zero for xrstor */
         "2: movq %rax, 504(%rsp,%rcx,8)\ndecl %ecx\njnz 2b\n"
@@ -209,6 +222,30 @@ __asm__(".text\n"
         "ret\n"
         ".cfi_endproc\n"
         ".size __pathprof_base_saving, .-__pathprof_base_saving\n");
+
+#ifdef __has_include
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+extern int __pathprof_xmode, __pathprof_xmask;
+
+/* What the entry above needs, from what the C library asked the CPU at startup (glibc 2.33 and
+   later), before any instrumented code runs. The area's size is not among it: the components
+   of the mask end at byte 2688 of xsave's standard format, so 4096 holds them. */
+static void __attribute__((constructor)) xsave_known(void)
+{
+  unsigned lo, hi;
+  if (__pathprof_xmode)
+    return;
+  if (!CPU_FEATURE_PRESENT(OSXSAVE)) {
+    __pathprof_xmode = 1;
+    return;
+  }
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  __pathprof_xmask = (int)(lo & 0xe7);
+  __pathprof_xmode = 4096;
+}
+#endif
+#endif
 #endif
 
 /* Before a dump: every shard's counts, live or retired, go into its unit. */
