@@ -8,7 +8,7 @@
 # the entry swapped for a plain jump to __pathprof_base (--wrap) gives wrong output, so the
 # check can fail. The program's calloc is instrumented too: made while the runtime makes a
 # shard, its counts go to the unit's array instead of recursing. gpr and fpr count exactly 8
-# activations. A -mcmodel=large unit keeps the plain getter.
+# activations. A -mcmodel=large unit keeps the plain getter; a -masm=intel one is instrumented.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=getter
 . "$top/regress/private.sh"
@@ -66,6 +66,14 @@ if "$P" gcc -O2 -mcmodel=large -pthread -o large "$src" >large.log 2>&1 && ./lar
   echo "ok getter -mcmodel=large keeps the C getter"
 else
   echo "not ok getter -mcmodel=large: $(head -1 large.log) $(diff plain.out large.out | head -2 | tr '\n' ' ')"
+fi
+# -masm=intel: the getter's asm is written in both dialects, so the unit stays instrumented
+printf '#include <stdio.h>\nint f(int x) { if (x > 1) return x * 3; return x; }\nint main(void) { int s = 0, i; for (i = 0; i < 10; i++) s += f(i); printf("%%d\\n", s); return 0; }\n' >intel.c
+if "$P" gcc -O2 -masm=intel -o intel intel.c >intel.log 2>&1 && [ ! -s intel.log ] && [ "$(./intel)" = 133 ] &&
+   objdump -d intel | grep -q 'call.*<__pathprof_base_saving>'; then
+  echo "ok getter -masm=intel"
+else
+  echo "not ok getter -masm=intel: $(head -1 intel.log)"
 fi
 need qemu-x86_64:qemu-user
 for a in "" probe; do

@@ -377,6 +377,14 @@ static void frame_helpers(PPStr *s, const Unit *u, const char *ext) {
   pp_str_addf(s, "%s void __pathprof_pop(struct __pathprof_frame **pe) { if (*pe) __pathprof_sp = *pe; else *pe = &__pathprof_d; }\n", fn);
 }
 
+/* The getter's call of the runtime's register-keeping entry (rt/posix/shards.c) with the unit,
+   the slot (in %rax) and the flag, below the red zone, in both assembler dialects (-masm=intel). */
+static const char saving_call[] =
+  "{lea -128(%%rsp), %%rsp|lea rsp, [rsp-128]}\\n\\t{push %%rdi|push rdi}\\n\\t{push %%rsi|push rsi}\\n\\t"
+  "{push %%rdx|push rdx}\\n\\t{mov %%rax, %%rsi|mov rsi, rax}\\n\\t{lea %1, %%rdi|lea rdi, %1}\\n\\t"
+  "{lea %2, %%rdx|lea rdx, %2}\\n\\tcall __pathprof_base_saving@PLT\\n\\t{pop %%rdx|pop rdx}\\n\\t"
+  "{pop %%rsi|pop rsi}\\n\\t{pop %%rdi|pop rdi}\\n\\t{lea 128(%%rsp), %%rsp|lea rsp, [rsp+128]}";
+
 static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache,
                      bool frames) {
   char *tables = c_string(u->o->tables_key ? u->o->tables_key : u->o->tables);
@@ -435,10 +443,8 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     keeps every register but %rax, so that callers need not save theirs around it */
     pp_str_addf(&s, "%sstatic __attribute__((__const__, __noinline__, __unused__)) unsigned long long *__pathprof_g(void) "
                 "{ void *t = __pathprof_t; if (__builtin_expect(t != 0, 1)) return t; t = &__pathprof_t; "
-                "__asm__ __volatile__ (\"lea -128(%%%%rsp), %%%%rsp\\n\\tpush %%%%rdi\\n\\tpush %%%%rsi\\n\\tpush %%%%rdx\\n\\t"
-                "mov %%%%rax, %%%%rsi\\n\\tlea %%1, %%%%rdi\\n\\tlea %%2, %%%%rdx\\n\\tcall __pathprof_base_saving@PLT\\n\\t"
-                "pop %%%%rdx\\n\\tpop %%%%rsi\\n\\tpop %%%%rdi\\n\\tlea 128(%%%%rsp), %%%%rsp\" : \"+a\" (t) : "
-                "\"m\" (__pathprof_u), \"m\" (__pathprof_o) : \"cc\", \"memory\"); return t; }\n", ext);
+                "__asm__ __volatile__ (\"%s\" : \"+a\" (t) : \"m\" (__pathprof_u), \"m\" (__pathprof_o) : \"cc\", \"memory\"); "
+                "return t; }\n", ext, saving_call);
   else if (tls)  /* the thread's base (64-bit counters only): const, so one activation's reads are one */
     pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
                 "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
