@@ -1,15 +1,17 @@
 /* getter_prog.c: each thread's first count in a unit asks the runtime for the thread's counter
-   base, and where pathcc lets the callers keep their values in call-clobbered registers across
-   that call (GCC on x86-64), the runtime must keep every register. calloc, which the runtime
-   calls for a thread's shard, is replaced here by one that first changes every call-clobbered
-   register, as a C library routine may; gpr() and fpr(), each the first instrumented function
-   some thread runs, then compute from arguments held in those registers. getter.sh compares the
-   output with the plain build's. */
+   base, and its first frame grows the thread's frame stack; where pathcc lets the callers keep
+   their values in call-clobbered registers across those calls (GCC on x86-64), the runtime must
+   keep every register. calloc and malloc, which the runtime calls for a thread's shard and
+   frames, are replaced here by ones that first change every call-clobbered register, as a C
+   library routine may; gpr() and fpr(), each the first instrumented function some thread runs,
+   and framed(), whose call through a pointer is the thread's first frame, then compute from
+   arguments held in those registers. getter.sh compares the output with the plain build's. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 void *__libc_calloc(size_t, size_t);
+void *__libc_malloc(size_t);
 
 /* Changes the general, SSE and x87 registers a call may change. */
 static __attribute__((noinline)) void trash(void)
@@ -35,6 +37,12 @@ void *calloc(size_t n, size_t size)
   return __libc_calloc(n, size);
 }
 
+void *malloc(size_t size)
+{
+  trash();
+  return __libc_malloc(size);
+}
+
 /* Six integer arguments, used after the entry's base read. */
 __attribute__((noinline)) long gpr(long a, long b, long c, long d, long e, long f)
 {
@@ -52,7 +60,20 @@ __attribute__((noinline)) double fpr(double a, double b, double c, double d, dou
   return a * d + e * f - g * h + (double)(x * 3);
 }
 
-struct job { long i; long g; double f; };
+static long twice(long x) { return 2 * x; }
+static long (*volatile op)(long) = twice;
+
+/* A call through a pointer, which may stop the activation: its frame is linked before it, with
+   the argument still in its register. */
+__attribute__((noinline)) long framed(long a, long b, long c)
+{
+  long x = op(a);
+  if (x > b)
+    x -= c;
+  return x + b * 3 + c * 5;
+}
+
+struct job { long i; long g; double f; long h; };
 
 /* The thread: no count of its own, so gpr or fpr is the first to ask for the base. */
 static __attribute__((no_instrument_function)) void *run(void *p)
@@ -66,6 +87,7 @@ static __attribute__((no_instrument_function)) void *run(void *p)
     j->g = gpr(i, 2 * i, 3 * i + 1, 4 * i + 2, 5 * i + 3, 6 * i + 4);
     j->f = fpr(1.5 + i, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5 + i, 0.25L + i, (int)i);
   }
+  j->h = framed(i + 7, i, 2 * i);
   return 0;
 }
 
@@ -88,7 +110,7 @@ int main(int argc, char **argv)
   }
   for (i = 0; i < T; i++) {
     pthread_join(t[i], 0);
-    printf("thread %ld: %ld %.6f\n", i, j[i].g, j[i].f);
+    printf("thread %ld: %ld %.6f %ld\n", i, j[i].g, j[i].f, j[i].h);
   }
   return 0;
 }

@@ -346,6 +346,20 @@ static const char aadd32[] =
   "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
   "}\n";
 
+/* Calls of the runtime through its register-keeping entry (rt/posix/shards.c), below the red
+   zone, in both assembler dialects (-masm=intel): the getter's, with the unit, the slot (in
+   %rax) and the flag; a frame stack's growth, with the full stack's end (in %rax). */
+#define KEEP_CALL(fn) "{mov " fn "@GOTPCREL(%%rip), %%rax|mov rax, QWORD PTR " fn "@GOTPCREL[rip]}\\n\\t" \
+  "call __pathprof_keep_call@PLT\\n\\t"
+static const char keep_base[] =
+  "{lea -128(%%rsp), %%rsp|lea rsp, [rsp-128]}\\n\\t{push %%rdi|push rdi}\\n\\t{push %%rsi|push rsi}\\n\\t"
+  "{push %%rdx|push rdx}\\n\\t{mov %%rax, %%rsi|mov rsi, rax}\\n\\t{lea %1, %%rdi|lea rdi, %1}\\n\\t"
+  "{lea %2, %%rdx|lea rdx, %2}\\n\\t" KEEP_CALL("__pathprof_base") "{pop %%rdx|pop rdx}\\n\\t"
+  "{pop %%rsi|pop rsi}\\n\\t{pop %%rdi|pop rdi}\\n\\t{lea 128(%%rsp), %%rsp|lea rsp, [rsp+128]}";
+static const char keep_grow[] =
+  "{lea -128(%%rsp), %%rsp|lea rsp, [rsp-128]}\\n\\t{push %%rdi|push rdi}\\n\\t{mov %%rax, %%rdi|mov rdi, rax}\\n\\t"
+  KEEP_CALL("__pathprof_grow") "{pop %%rdi|pop rdi}\\n\\t{lea 128(%%rsp), %%rsp|lea rsp, [rsp+128]}";
+
 /* The frames' helpers (doc/formats.md §1). __pathprof_new takes the thread's next frame; a
    function that keeps its frame from entry calls it there. A call's mark stores through
    __pathprof_at/__pathprof_atr: two marked calls in unsequenced operands (a call's arguments)
@@ -360,9 +374,13 @@ static const char aadd32[] =
 static void frame_helpers(PPStr *s, const Unit *u, const char *ext) {
   const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__))" : "static";
   const char *unit = u->o->counter_bits == 32 ? "&__pathprof_u.base" : "&__pathprof_u";
+  if (u->o->saving_getter && *ext)  /* the growth through the register-keeping entry, as the getter */
+    pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_grown(struct __pathprof_frame *e) {"
+                " __asm__ __volatile__ (\"%s\" : \"+a\" (e) : : \"cc\", \"memory\"); return e; }\n", fn, keep_grow);
   pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_new(void) {"
-              " struct __pathprof_frame *e = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow(__pathprof_sp);"
-              " __pathprof_sp = e + 1; e->unit = %s; e->r = 0; return e; }\n", fn, unit);
+              " struct __pathprof_frame *e = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow%s(__pathprof_sp);"
+              " __pathprof_sp = e + 1; e->unit = %s; e->r = 0; return e; }\n", fn,
+              u->o->saving_getter && *ext ? "n" : "", unit);
   pp_str_addf(s, "%s void __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
   pp_str_addf(s, "%s%s void __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
               " { e->fs = fs; e->r = r; }\n", ext, fn);
@@ -376,14 +394,6 @@ static void frame_helpers(PPStr *s, const Unit *u, const char *ext) {
               " { struct __pathprof_frame *e = __pathprof_push(pe); e->fs = fs; e->r = r; }\n", ext, fn);
   pp_str_addf(s, "%s void __pathprof_pop(struct __pathprof_frame **pe) { if (*pe) __pathprof_sp = *pe; else *pe = &__pathprof_d; }\n", fn);
 }
-
-/* The getter's call of the runtime's register-keeping entry (rt/posix/shards.c) with the unit,
-   the slot (in %rax) and the flag, below the red zone, in both assembler dialects (-masm=intel). */
-static const char saving_call[] =
-  "{lea -128(%%rsp), %%rsp|lea rsp, [rsp-128]}\\n\\t{push %%rdi|push rdi}\\n\\t{push %%rsi|push rsi}\\n\\t"
-  "{push %%rdx|push rdx}\\n\\t{mov %%rax, %%rsi|mov rsi, rax}\\n\\t{lea %1, %%rdi|lea rdi, %1}\\n\\t"
-  "{lea %2, %%rdx|lea rdx, %2}\\n\\tcall __pathprof_base_saving@PLT\\n\\t{pop %%rdx|pop rdx}\\n\\t"
-  "{pop %%rsi|pop rsi}\\n\\t{pop %%rdi|pop rdi}\\n\\t{lea 128(%%rsp), %%rsp|lea rsp, [rsp+128]}";
 
 static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache,
                      bool frames) {
@@ -444,7 +454,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic __attribute__((__const__, __noinline__, __unused__)) unsigned long long *__pathprof_g(void) "
                 "{ void *t = __pathprof_t; if (__builtin_expect(t != 0, 1)) return t; t = &__pathprof_t; "
                 "__asm__ __volatile__ (\"%s\" : \"+a\" (t) : \"m\" (__pathprof_u), \"m\" (__pathprof_o) : \"cc\", \"memory\"); "
-                "return t; }\n", ext, saving_call);
+                "return t; }\n", ext, keep_base);
   else if (tls)  /* the thread's base (64-bit counters only): const, so one activation's reads are one */
     pp_str_addf(&s, "%sstatic %sunsigned long long *__pathprof_g(void) { return __pathprof_t ? __pathprof_t : "
                 "__pathprof_base(&__pathprof_u, &__pathprof_t, &__pathprof_o); }\n", ext,
