@@ -144,6 +144,73 @@ static struct chunk *new_chunk(struct chunk *prev)
   return c;
 }
 
+#if defined(__x86_64__) && defined(__LP64__) && defined(__ELF__)
+/* A call of the runtime's C code (the function in %rax, its arguments in %rdi, %rsi and %rdx,
+   its result in %rax) that keeps every other register: the general ones on the stack, the x87,
+   SSE and AVX state with xsave (fxsave on a CPU without it). The code pathcc writes for GCC on
+   x86-64 (instrument.c) makes its rare calls through it, from inline asm that tells GCC it
+   changes %rax and the flags only: a frame stack's growth (__pathprof_grow) and the thread
+   base's first read (__pathprof_base, rt/posix/shards.c). GCC's -fipa-ra then lets every
+   instrumented function keep its values in call-clobbered registers across the frame link's
+   and the base getter's calls, instead of moving them to callee-saved ones it must push and pop
+   (a per-character state machine: 8 instructions fewer per call). How to save is asked of the
+   CPU once per process (__pathprof_xmode: 0 not yet, 1 fxsave, else xsave's area size, with
+   the components in __pathprof_xmask), unless the hosted runtime had it from the C library
+   (shards.c). It is here, in a file every link with frames or a dump pulls in, because the only
+   references to it are in asm, which link-time optimization does not see. */
+__asm__(".pushsection .bss\n"
+        ".balign 4\n"
+        ".globl __pathprof_xmode\n.hidden __pathprof_xmode\n__pathprof_xmode: .zero 4\n"
+        ".globl __pathprof_xmask\n.hidden __pathprof_xmask\n__pathprof_xmask: .zero 4\n"
+        ".popsection\n"
+        ".text\n"
+        ".globl __pathprof_keep_call\n"
+        ".type __pathprof_keep_call, @function\n"
+        "__pathprof_keep_call:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n.cfi_def_cfa_offset 16\n.cfi_offset %rbp, -16\n"
+        "movq %rsp, %rbp\n.cfi_def_cfa_register %rbp\n"
+        "pushq %rbx\npushq %r12\npushq %r13\npushq %rcx\npushq %rdx\npushq %rsi\n"
+        "pushq %rdi\npushq %r8\npushq %r9\npushq %r10\npushq %r11\n"
+        ".cfi_offset %rbx, -24\n.cfi_offset %r12, -32\n.cfi_offset %r13, -40\n"
+        "movq %rax, %r13\n"                   /* the function */
+        "movl __pathprof_xmode(%rip), %ebx\n"
+        "testl %ebx, %ebx\njnz 4f\n"
+        "movl $1, %eax\ncpuid\n"
+        "movl $1, %r12d\n"
+        "btl $27, %ecx\njnc 5f\n"            /* OSXSAVE: xgetbv and xsave may be used */
+        "xorl %ecx, %ecx\nxgetbv\n"
+        "andl $0xe7, %eax\n"                  /* x87, SSE, AVX, AVX-512 (not AMX's tiles) */
+        "movl %eax, __pathprof_xmask(%rip)\n"
+        "movl $13, %eax\nxorl %ecx, %ecx\ncpuid\n" /* %ebx: the size of the enabled state */
+        "movl %ebx, %r12d\n"
+        "5: movl %r12d, __pathprof_xmode(%rip)\n" /* after the mask: another thread reads it first */
+        "movl %r12d, %ebx\n"
+        "4: cmpl $1, %ebx\nje 1f\n"
+        "movl __pathprof_xmask(%rip), %r12d\n"
+        "subq %rbx, %rsp\nandq $-64, %rsp\n"
+        "xorl %eax, %eax\nmovl $8, %ecx\n"   /* the header must be zero for xrstor */
+        "2: movq %rax, 504(%rsp,%rcx,8)\ndecl %ecx\njnz 2b\n"
+        "movl %r12d, %eax\nxorl %edx, %edx\nxsave (%rsp)\n"
+        "fninit\n"                            /* the C code below expects an empty x87 stack */
+        "movq -56(%rbp), %rdi\nmovq -48(%rbp), %rsi\nmovq -40(%rbp), %rdx\n"
+        "call *%r13\n"
+        "movq %rax, %rbx\nmovl %r12d, %eax\nxorl %edx, %edx\nxrstor (%rsp)\n"
+        "jmp 3f\n"
+        "1: subq $512, %rsp\nandq $-16, %rsp\nfxsave (%rsp)\nfninit\n"
+        "movq -56(%rbp), %rdi\nmovq -48(%rbp), %rsi\nmovq -40(%rbp), %rdx\n"
+        "call *%r13\n"
+        "movq %rax, %rbx\nfxrstor (%rsp)\n"
+        "3: movq %rbx, %rax\n"
+        "leaq -88(%rbp), %rsp\n"
+        "popq %r11\npopq %r10\npopq %r9\npopq %r8\npopq %rdi\n"
+        "popq %rsi\npopq %rdx\npopq %rcx\npopq %r13\npopq %r12\npopq %rbx\n"
+        "popq %rbp\n.cfi_def_cfa %rsp, 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        ".size __pathprof_keep_call, .-__pathprof_keep_call\n");
+#endif
+
 /* A push found the end marker e: the first frame of the next chunk (made or kept from before),
    or the sink when there is no memory left. */
 struct __pathprof_frame *__pathprof_grow(struct __pathprof_frame *e)

@@ -161,81 +161,16 @@ unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long lon
   return *slot;
 }
 
-#if defined(__x86_64__) && defined(__LP64__) && defined(__ELF__)
-/* A call of the runtime's C code (the function in %rax, its arguments in %rdi, %rsi and %rdx,
-   its result in %rax) that keeps every other register: the general ones on the stack, the x87,
-   SSE and AVX state with xsave (fxsave on a CPU without it). The code pathcc writes for GCC on
-   x86-64 (instrument.c) makes its rare calls through it, from inline asm that tells GCC it
-   changes %rax and the flags only: the getter's first call per thread (__pathprof_base) and a
-   frame stack's growth (__pathprof_grow). GCC's -fipa-ra then lets every instrumented function
-   keep its values in call-clobbered registers across the getter's and the frame link's calls,
-   instead of moving them to callee-saved ones it must push and pop (a per-character state
-   machine: 8 instructions fewer per call). How to save is asked of the CPU once per process
-   (__pathprof_xmode: 0 not yet, 1 fxsave, else xsave's area size, with the components in
-   __pathprof_xmask), unless xsave_known below had it from the C library: cpuid leaves a virtual
-   machine for its hypervisor (6 us each on the bench's machine). The function is in shards.c,
-   whose other functions every host link pulls in, since the only references to it are in asm
-   (which link-time optimization does not see). */
-__asm__(".pushsection .bss\n"
-        ".balign 4\n"
-        ".globl __pathprof_xmode\n.hidden __pathprof_xmode\n__pathprof_xmode: .zero 4\n"
-        ".globl __pathprof_xmask\n.hidden __pathprof_xmask\n__pathprof_xmask: .zero 4\n"
-        ".popsection\n"
-        ".text\n"
-        ".globl __pathprof_keep_call\n"
-        ".type __pathprof_keep_call, @function\n"
-        "__pathprof_keep_call:\n"
-        ".cfi_startproc\n"
-        "pushq %rbp\n.cfi_def_cfa_offset 16\n.cfi_offset %rbp, -16\n"
-        "movq %rsp, %rbp\n.cfi_def_cfa_register %rbp\n"
-        "pushq %rbx\npushq %r12\npushq %r13\npushq %rcx\npushq %rdx\npushq %rsi\n"
-        "pushq %rdi\npushq %r8\npushq %r9\npushq %r10\npushq %r11\n"
-        ".cfi_offset %rbx, -24\n.cfi_offset %r12, -32\n.cfi_offset %r13, -40\n"
-        "movq %rax, %r13\n"                   /* the function */
-        "movl __pathprof_xmode(%rip), %ebx\n"
-        "testl %ebx, %ebx\njnz 4f\n"
-        "movl $1, %eax\ncpuid\n"
-        "movl $1, %r12d\n"
-        "btl $27, %ecx\njnc 5f\n"            /* OSXSAVE: xgetbv and xsave may be used */
-        "xorl %ecx, %ecx\nxgetbv\n"
-        "andl $0xe7, %eax\n"                  /* x87, SSE, AVX, AVX-512 (not AMX's tiles) */
-        "movl %eax, __pathprof_xmask(%rip)\n"
-        "movl $13, %eax\nxorl %ecx, %ecx\ncpuid\n" /* %ebx: the size of the enabled state */
-        "movl %ebx, %r12d\n"
-        "5: movl %r12d, __pathprof_xmode(%rip)\n" /* after the mask: another thread reads it first */
-        "movl %r12d, %ebx\n"
-        "4: cmpl $1, %ebx\nje 1f\n"
-        "movl __pathprof_xmask(%rip), %r12d\n"
-        "subq %rbx, %rsp\nandq $-64, %rsp\n"
-        "xorl %eax, %eax\nmovl $8, %ecx\n"   /* the header must be zero for xrstor */
-        "2: movq %rax, 504(%rsp,%rcx,8)\ndecl %ecx\njnz 2b\n"
-        "movl %r12d, %eax\nxorl %edx, %edx\nxsave (%rsp)\n"
-        "fninit\n"                            /* the C code below expects an empty x87 stack */
-        "movq -56(%rbp), %rdi\nmovq -48(%rbp), %rsi\nmovq -40(%rbp), %rdx\n"
-        "call *%r13\n"
-        "movq %rax, %rbx\nmovl %r12d, %eax\nxorl %edx, %edx\nxrstor (%rsp)\n"
-        "jmp 3f\n"
-        "1: subq $512, %rsp\nandq $-16, %rsp\nfxsave (%rsp)\nfninit\n"
-        "movq -56(%rbp), %rdi\nmovq -48(%rbp), %rsi\nmovq -40(%rbp), %rdx\n"
-        "call *%r13\n"
-        "movq %rax, %rbx\nfxrstor (%rsp)\n"
-        "3: movq %rbx, %rax\n"
-        "leaq -88(%rbp), %rsp\n"
-        "popq %r11\npopq %r10\npopq %r9\npopq %r8\npopq %rdi\n"
-        "popq %rsi\npopq %rdx\npopq %rcx\npopq %r13\npopq %r12\npopq %rbx\n"
-        "popq %rbp\n.cfi_def_cfa %rsp, 8\n"
-        "ret\n"
-        ".cfi_endproc\n"
-        ".size __pathprof_keep_call, .-__pathprof_keep_call\n");
-
-#ifdef __has_include
+#if defined(__x86_64__) && defined(__LP64__) && defined(__ELF__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
 extern int __pathprof_xmode, __pathprof_xmask;
 
-/* What the entry above needs, from what the C library asked the CPU at startup (glibc 2.33 and
-   later), before any instrumented code runs. The area's size is not among it: the components
-   of the mask end at byte 2688 of xsave's standard format, so 4096 holds them. */
+/* What __pathprof_keep_call (rt/core/partial.c) needs, from what the C library asked the CPU at
+   startup (glibc 2.33 and later), before any instrumented code runs: it then runs no cpuid,
+   which leaves a virtual machine for its hypervisor (6 us each on the bench's machine). The
+   area's size is not among it: the components of the mask end at byte 2688 of xsave's standard
+   format, so 4096 holds them. */
 static void __attribute__((constructor)) xsave_known(void)
 {
   unsigned lo, hi;
@@ -251,7 +186,7 @@ static void __attribute__((constructor)) xsave_known(void)
 }
 #endif
 #endif
-#endif
+
 
 /* Before a dump: every shard's counts, live or retired, go into its unit. */
 void __pathprof_backend_sync(void)
