@@ -192,15 +192,15 @@ __asm__(".pushsection .bss\n"
         "xorl %eax, %eax\nmovl $8, %ecx\n"   /* the header must be zero for xrstor */
         "2: movq %rax, 504(%rsp,%rcx,8)\ndecl %ecx\njnz 2b\n"
         "movl %r12d, %eax\nxorl %edx, %edx\nxsave (%rsp)\n"
-        "fninit\n"                            /* the C code below expects an empty x87 stack */
+        "jmp 6f\n"
+        "1: subq $512, %rsp\nandq $-16, %rsp\nfxsave (%rsp)\n"
+        "6: fninit\n"                         /* the C code below expects an empty x87 stack */
         "movq -56(%rbp), %rdi\nmovq -48(%rbp), %rsi\nmovq -40(%rbp), %rdx\n"
         "call *%r13\n"
-        "movq %rax, %rbx\nmovl %r12d, %eax\nxorl %edx, %edx\nxrstor (%rsp)\n"
-        "jmp 3f\n"
-        "1: subq $512, %rsp\nandq $-16, %rsp\nfxsave (%rsp)\nfninit\n"
-        "movq -56(%rbp), %rdi\nmovq -48(%rbp), %rsi\nmovq -40(%rbp), %rdx\n"
-        "call *%r13\n"
-        "movq %rax, %rbx\nfxrstor (%rsp)\n"
+        "cmpl $1, %ebx\n"                     /* %ebx (the mode) and %r12d (the mask) kept by it */
+        "movq %rax, %rbx\nje 7f\n"
+        "movl %r12d, %eax\nxorl %edx, %edx\nxrstor (%rsp)\njmp 3f\n"
+        "7: fxrstor (%rsp)\n"
         "3: movq %rbx, %rax\n"
         "leaq -88(%rbp), %rsp\n"
         "popq %r11\npopq %r10\npopq %r9\npopq %r8\npopq %rdi\n"

@@ -187,7 +187,6 @@ static void __attribute__((constructor)) xsave_known(void)
 #endif
 #endif
 
-
 /* Before a dump: every shard's counts, live or retired, go into its unit. */
 void __pathprof_backend_sync(void)
 {

@@ -346,7 +346,7 @@ static const char aadd32[] =
   "  if (hi) __atomic_fetch_add(&w[1], hi, 0);\n"
   "}\n";
 
-/* Calls of the runtime through its register-keeping entry (rt/posix/shards.c), below the red
+/* Calls of the runtime through its register-keeping entry (rt/core/partial.c), below the red
    zone, in both assembler dialects (-masm=intel): the getter's, with the unit, the slot (in
    %rax) and the flag; a frame stack's growth, with the full stack's end (in %rax). */
 #define KEEP_CALL(fn) "{mov " fn "@GOTPCREL(%%rip), %%rax|mov rax, QWORD PTR " fn "@GOTPCREL[rip]}\\n\\t" \
@@ -374,13 +374,13 @@ static const char keep_grow[] =
 static void frame_helpers(PPStr *s, const Unit *u, const char *ext) {
   const char *fn = *ext ? "static __inline__ __attribute__((__always_inline__, __unused__))" : "static";
   const char *unit = u->o->counter_bits == 32 ? "&__pathprof_u.base" : "&__pathprof_u";
-  if (u->o->saving_getter && *ext)  /* the growth through the register-keeping entry, as the getter */
+  if (u->o->keep_calls && *ext)  /* the growth through the register-keeping entry, as the getter */
     pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_grown(struct __pathprof_frame *e) {"
                 " __asm__ __volatile__ (\"%s\" : \"+a\" (e) : : \"cc\", \"memory\"); return e; }\n", fn, keep_grow);
   pp_str_addf(s, "%s struct __pathprof_frame *__pathprof_new(void) {"
               " struct __pathprof_frame *e = ~__pathprof_sp->fs ? __pathprof_sp : __pathprof_grow%s(__pathprof_sp);"
               " __pathprof_sp = e + 1; e->unit = %s; e->r = 0; return e; }\n", fn,
-              u->o->saving_getter && *ext ? "n" : "", unit);
+              u->o->keep_calls && *ext ? "n" : "", unit);
   pp_str_addf(s, "%s void __pathprof_at(struct __pathprof_frame *e, unsigned long fs) { e->fs = fs; }\n", fn);
   pp_str_addf(s, "%s%s void __pathprof_atr(struct __pathprof_frame *e, unsigned long fs, unsigned long long r)"
               " { e->fs = fs; e->r = r; }\n", ext, fn);
@@ -449,7 +449,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
-  if (tls && u->o->saving_getter && *ext)  /* as below, its first call per thread through asm that
+  if (tls && u->o->keep_calls && *ext)  /* as below, its first call per thread through asm that
     keeps every register but %rax, so that callers need not save theirs around it */
     pp_str_addf(&s, "%sstatic __attribute__((__const__, __noinline__, __unused__)) unsigned long long *__pathprof_g(void) "
                 "{ void *t = __pathprof_t; if (__builtin_expect(t != 0, 1)) return t; t = &__pathprof_t; "

@@ -48,8 +48,9 @@ typedef struct {
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
   bool ctor;                /* the target runs constructors (a hosted GNU target): the unit registers
                                from one, so functions need no registration check at entry */
-  bool saving_getter;       /* the thread's base is asked through the runtime's register-keeping
-                               entry (GCC on x86-64): callers keep their registers across it */
+  bool keep_calls;          /* the base getter and the frames' growth call the runtime through its
+                               register-keeping entry (GCC on x86-64): callers keep their
+                               registers across them */
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */

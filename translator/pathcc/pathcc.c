@@ -700,10 +700,11 @@ static bool freestanding_flags(const Driver *d) {
   return false;
 }
 
-/* Whether units call the runtime's register-keeping base entry (rt/posix/shards.c): GCC, whose
-   -fipa-ra uses what the getter really clobbers, on the x86-64 host the runtime was built for,
-   in a code model where the getter's direct call and RIP-relative operands hold. */
-static bool saving_getter(const PPCompiler *cc) {
+/* Whether units call the runtime through its register-keeping entry (rt/core/partial.c): GCC,
+   whose -fipa-ra uses what the getter and the frame link really clobber, on the x86-64 host the
+   runtime was built for, in a code model where the asm's direct call and RIP-relative operands
+   hold. */
+static bool keep_calls(const PPCompiler *cc) {
   return cc->host && cc->family == PP_CC_GCC && !strncmp(pp_cc_host_target(), "x86_64 ptr=8 ", 13) &&
          (pp_cc_macro(cc, "__code_model_small__", 0) || pp_cc_macro(cc, "__code_model_medium__", 0));
 }
@@ -977,7 +978,7 @@ static int pathcc_main(int argc, char **argv) {
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
   d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
-  d.opt.saving_getter = saving_getter(cc);
+  d.opt.keep_calls = keep_calls(cc);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
