@@ -700,10 +700,9 @@ static bool freestanding_flags(const Driver *d) {
   return false;
 }
 
-/* Whether units call the runtime through its register-keeping entry (rt/core/partial.c): GCC,
-   whose -fipa-ra uses what the getter and the frame link really clobber, on the x86-64 host the
-   runtime was built for, in a code model where the asm's direct call and RIP-relative operands
-   hold. */
+/* Whether units call the runtime through its register-keeping entry (rt/core/partial.c): GCC
+   (-fipa-ra uses what the getter and frame link really clobber) for the runtime's x86-64 host,
+   in a code model where the asm's direct call and RIP-relative operands hold. */
 static bool keep_calls(const PPCompiler *cc) {
   return cc->host && cc->family == PP_CC_GCC && !strncmp(pp_cc_host_target(), "x86_64 ptr=8 ", 13) &&
          (pp_cc_macro(cc, "__code_model_small__", 0) || pp_cc_macro(cc, "__code_model_medium__", 0));
