@@ -25,9 +25,9 @@ void __pathprof_backend_test(void)
 
 /* Per-thread bases need threads: a unit built with them still links, and counts in its own
    array (a bare-metal program has one thread). */
-unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *owned)
+unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *spare)
 {
-  *owned = 1;
+  *spare = 0;
   *slot = u->counters;
   return u->counters;
 }

@@ -146,13 +146,13 @@ static unsigned long long *new_shard(struct __pathprof_unit *u, unsigned long lo
 }
 
 /* The calling thread's counter base for u, asked once per thread: the unit's own array for the
-   first thread to ask (*owned, the unit's flag, claims it), else a new shard. *slot (the unit's
-   thread-local pointer) keeps it. Out of memory: u's own array, counted without the
-   thread-safety. */
-unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *owned)
+   first thread to ask (*spare, the unit's flag, 1 until then, says it is free), else a new
+   shard. *slot (the unit's thread-local pointer) keeps it. Out of memory: u's own array,
+   counted without the thread-safety. */
+unsigned long long *__pathprof_base(struct __pathprof_unit *u, unsigned long long **slot, char *spare)
 {
   unsigned long long *c = 0;
-  if (__atomic_exchange_n(owned, 1, __ATOMIC_RELAXED)) {
+  if (!__atomic_exchange_n(spare, 0, __ATOMIC_RELAXED)) {
     *slot = u->counters;  /* while the shard is made (the program's own calloc may count in
                              this unit): no recursion, those few counts go to the unit's array */
     c = new_shard(u, slot);

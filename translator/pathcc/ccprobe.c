@@ -341,3 +341,58 @@ bool pp_cc_libc_threads(const PPCompiler *c) {
 bool pp_cc_avr(const PPCompiler *c) {
   return pp_cc_macro(c, "__AVR__", 0) != 0;
 }
+
+bool pp_cc_keep_calls(const PPCompiler *c) {
+  return c->host && c->family == PP_CC_GCC && !strncmp(pp_cc_host_target(), "x86_64 ptr=8 ", 13) &&
+         (pp_cc_macro(c, "__code_model_small__", 0) || pp_cc_macro(c, "__code_model_medium__", 0));
+}
+
+/* Whether the n bytes at s name a warning that reads comments or a group that holds one: GCC's
+   implicit-fallthrough and extra, clang's documentation, everything, and any *comment* option. */
+static bool names_comment_warning(const char *s, size_t n) {
+  static const char *words[] = { "fallthrough", "extra", "documentation", "everything", "comment", 0 };
+  for (int k = 0; words[k]; k++) {
+    size_t w = strlen(words[k]);
+    for (size_t i = 0; i + w <= n; i++)
+      if (!memcmp(s + i, words[k], w)) return true;
+  }
+  return false;
+}
+
+bool pp_cc_reads_comments(const PPCompiler *c, char **args, size_t n) {
+  if (c->family != PP_CC_GCC && c->family != PP_CC_CLANG) return true;
+  for (size_t i = 0; i < n; i++) {
+    const char *a = args[i];
+    if (!strcmp(a, "-W") || !strcmp(a, "-C") || !strcmp(a, "-CC")) return true;  /* -W: old -Wextra */
+    bool option = a[0] == '-' && (a[1] == 'W' || a[1] == 'f') && a[2] != ',';    /* not -Wl, -Wa, -Wp */
+    if (option && strncmp(a, "-Wno-", 5) && names_comment_warning(a, strlen(a))) return true;
+  }
+  return false;
+}
+
+/* A line of the preprocessed text at line[0..n): "#pragma ... diagnostic ..." naming such a
+   warning (a _Pragma in a macro comes out of the preprocessor as such a line too). */
+static bool comment_pragma(const char *line, size_t n) {
+  size_t i = 0;
+  while (i < n && (line[i] == ' ' || line[i] == '\t')) i++;
+  if (i == n || line[i++] != '#') return false;
+  while (i < n && (line[i] == ' ' || line[i] == '\t')) i++;
+  if (n - i < 6 || memcmp(line + i, "pragma", 6)) return false;
+  for (size_t k = i; k + 10 <= n; k++)
+    if (!memcmp(line + k, "diagnostic", 10)) return names_comment_warning(line + k, n - k);
+  return false;
+}
+
+bool pp_pragma_reads_comments(const char *ipath) {
+  size_t n;
+  char *t = pp_read_file(ipath, &n);
+  bool found = !t;  /* unreadable: the safe answer (it is read again to be parsed) */
+  for (size_t i = 0; t && i < n && !found;) {
+    const char *e = memchr(t + i, '\n', n - i);
+    size_t len = e ? (size_t)(e - (t + i)) : n - i;
+    found = comment_pragma(t + i, len);
+    i += len + 1;
+  }
+  free(t);
+  return found;
+}

@@ -52,6 +52,16 @@ bool pp_cc_no_tls(const PPCompiler *c);
 bool pp_cc_libc_threads(const PPCompiler *c);
 /* Whether the target is AVR (const data is copied to RAM unless placed in program memory). */
 bool pp_cc_avr(const PPCompiler *c);
+/* Whether units call the runtime through its register-keeping entry (rt/core/partial.c): GCC
+   (-fipa-ra uses what the getter and frame link really clobber) for the runtime's x86-64 host,
+   in a code model where the asm's direct call and RIP-relative operands hold. */
+bool pp_cc_keep_calls(const PPCompiler *c);
+/* Whether the compile with the user's flags args[0..n) may read comments, so that preprocessing
+   must keep them: GCC's -Wimplicit-fallthrough (-Wextra) takes a comment for the attribute,
+   clang's -Wdocumentation parses them; any other compiler may. */
+bool pp_cc_reads_comments(const PPCompiler *c, char **args, size_t n);
+/* Whether the preprocessed file ipath has a diagnostic pragma that may turn such a warning on. */
+bool pp_pragma_reads_comments(const char *ipath);
 /* The family's name: gcc, clang, tcc or cc. */
 const char *pp_cc_family_name(PPCCFamily f);
 #endif

@@ -427,8 +427,9 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
   if (how == PP_COUNT_THREAD || (how == PP_COUNT_BASE_TESTED && any_hash))  /* as <sys/single_threaded.h> */
     pp_str_add(&s, "extern char " PP_ONE_THREAD ";\n");
   if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
-  if (tls)  /* this thread's counter base, and whether a thread has the unit's own array */
-    pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\nstatic char __pathprof_o;\n", ext, tls);
+  if (tls)  /* this thread's counter base, and 1 until a thread takes the unit's own array (set,
+    so that it sits in .data with the descriptors, not alone on a page beside the counters) */
+    pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\nstatic char __pathprof_o = 1;\n", ext, tls);
   expect_tables(&s, u, used, ext);
   if (u->o->progmem && *ext) {  /* AVR: the name in flash, not copied to RAM (the runtime reads it with lpm) */
     pp_str_addf(&s, "static const char __pathprof_n[] __attribute__((__progmem__)) = %s;\n", tables);
@@ -753,9 +754,10 @@ static void rewrite_all(Unit *u, PPResult *res) {
                       frames);
   free(cache);
   if (ctor_registers(u, gnu)) {  /* after the descriptor it names */
-    char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__));\n"
+    char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__%s));\n"
                               "static void __pathprof_init(void) { __pathprof_register(&__pathprof_u%s); }\n",
-                              pre, u->o->counter_bits == 32 ? ".base" : "");
+                              pre, u->o->ctor_o0 ? ", __optimize__(\"O0\")" : "",
+                              u->o->counter_bits == 32 ? ".base" : "");
     free(pre);
     pre = with;
   }
