@@ -1,5 +1,5 @@
 #!/bin/sh
-# pathcc as a drop-in cc: output naming, several sources, same basenames, -c/-o/-E/-MD, default compiler, shared libraries, --strict.
+# pathcc as a drop-in cc: output naming, several sources, same basenames, -c/-o/-E/-MD, default compiler, shared libraries, --strict, comments kept in preprocessing only where a warning reads them.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=driver
 . "$top/regress/private.sh"
@@ -128,3 +128,35 @@ if (cd "$d" && "$P" --strict gcc -c gnu.c -o gnu.o) >"$d/strict.log" 2>&1; then
 else
   echo "ok driver-strict"
 fi
+
+# Comments: preprocessing drops them (a fifth of its cost, a .i five times smaller) unless a
+# warning of the compile reads them: GCC's fallthrough comments under -Wextra (the unit compiles
+# with -Werror, instrumented) or a diagnostic pragma naming such a warning (then it preprocesses
+# again, keeping them).
+cat >"$d/falls.c" <<'C'
+int falls(int x)
+{
+  int s = 0;
+  switch (x) {
+  case 1:
+    s += 2;
+    /* fallthrough */
+  case 2:
+    s += 3;
+    break;
+  default:
+    s = 1;
+  }
+  return s;
+}
+C
+printf '#pragma GCC diagnostic warning "-Wimplicit-fallthrough"\n#include "falls.c"\n' >"$d/falls_pragma.c"
+# cpp_runs LOG: the preprocessing commands pathcc ran, "C" for one with -C, "-" for one without
+cpp_runs() { sed -n 's/^pathcc: .* -E \(-C \)\{0,1\}.*/&/p' "$1" | awk '{ print (/ -E -C / ? "C" : "-") }' | tr -d '\n'; }
+(cd "$d" && "$P" --verbose gcc -O2 -c falls.c -o falls0.o) >"$d/falls0.log" 2>&1
+t comments-dropped test "$(cpp_runs "$d/falls0.log")" = "-"
+(cd "$d" && "$P" --verbose gcc -O2 -Wextra -Werror -c falls.c -o falls1.o) >"$d/falls1.log" 2>&1
+t comments-kept-wextra test "$(cpp_runs "$d/falls1.log")" = "C"
+t comments-wextra-quiet sh -c "! grep -v '^pathcc: ' '$d/falls1.log' | grep -q . && nm '$d/falls1.o' | grep -q __pathprof_u"
+(cd "$d" && "$P" --verbose gcc -O2 -c falls_pragma.c -o falls2.o) >"$d/falls2.log" 2>&1
+t comments-pragma test "$(cpp_runs "$d/falls2.log")" = "-C"
