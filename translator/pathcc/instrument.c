@@ -754,10 +754,9 @@ static void rewrite_all(Unit *u, PPResult *res) {
                       frames);
   free(cache);
   if (ctor_registers(u, gnu)) {  /* after the descriptor it names */
-    char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__%s));\n"
+    char *with = pp_xasprintf("%sstatic void __pathprof_init(void) __attribute__((__constructor__));\n"
                               "static void __pathprof_init(void) { __pathprof_register(&__pathprof_u%s); }\n",
-                              pre, u->o->ctor_o0 ? ", __optimize__(\"O0\")" : "",
-                              u->o->counter_bits == 32 ? ".base" : "");
+                              pre, u->o->counter_bits == 32 ? ".base" : "");
     free(pre);
     pre = with;
   }

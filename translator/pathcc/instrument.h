@@ -48,8 +48,6 @@ typedef struct {
   bool continuous;          /* --continuous: counters addressed through the unit descriptor */
   bool ctor;                /* the target runs constructors (a hosted GNU target): the unit registers
                                from one, so functions need no registration check at entry */
-  bool ctor_o0;             /* that constructor compiles at -O0 (GCC's optimize attribute): it runs
-                               once, and its -O2 pipeline was a tenth of a small unit's compile */
   bool keep_calls;          /* the base getter and the frames' growth call the runtime through its
                                register-keeping entry (GCC on x86-64): callers keep their
                                registers across them */

@@ -973,7 +973,6 @@ static int pathcc_main(int argc, char **argv) {
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
   d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
   d.opt.keep_calls = pp_cc_keep_calls(cc);
-  d.opt.ctor_o0 = cc->family == PP_CC_GCC && cc->major >= 5;
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
