@@ -1,9 +1,11 @@
 /* pathcc's view of compilers: diagnostic lines read as file:line: kind: message (diag.c), and the
    facts of ccprobe.c from canned -dM -E answers of gcc, clang, tcc and a cross compiler, with the
-   test link and the cache, through a runner that plays the compiler. */
+   test link and the cache, through a runner that plays the compiler; when preprocessing keeps
+   comments. */
 #include "pathcc/ccprobe.h"
 #include "pathcc/diag.h"
 #include "model/util.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +151,49 @@ static void test_probe(void) {
   free(rm);
 }
 
+/* reads ARGS... (NULL-ended) for a compiler of family f */
+static bool reads(PPCCFamily f, ...) {
+  char *args[8];
+  size_t n = 0;
+  va_list ap;
+  va_start(ap, f);
+  while (n < 8 && (args[n] = va_arg(ap, char *))) n++;
+  va_end(ap);
+  PPCompiler c = { .known = true, .family = f };
+  return pp_cc_reads_comments(&c, args, n);
+}
+
+/* Preprocessing keeps comments only where the compile may read them: GCC's fallthrough
+   comments (-Wextra, its old name -W, -Wimplicit-fallthrough in any form), clang's
+   documentation comments, -C asked for, a diagnostic pragma naming one; any other compiler. */
+static void test_comments(void) {
+  CHECK("comments gcc plain", !reads(PP_CC_GCC, "-O2", "-Wall", "-Werror", "-c", NULL), "gcc -O2 -Wall reads no comment");
+  CHECK("comments gcc extra", reads(PP_CC_GCC, "-O2", "-Wextra", NULL) && reads(PP_CC_GCC, "-W", NULL) &&
+        reads(PP_CC_GCC, "-Wimplicit-fallthrough=3", NULL) && reads(PP_CC_GCC, "-Werror=implicit-fallthrough", NULL),
+        "-Wextra, -W and the fallthrough options turn on a warning that reads comments");
+  CHECK("comments not asked", !reads(PP_CC_GCC, "-Wno-extra", "-Wno-implicit-fallthrough", "-Wl,--extra-x", "-Wa,-extra", NULL),
+        "-Wno- options and the linker's or assembler's words ask for nothing");
+  CHECK("comments -C", reads(PP_CC_GCC, "-C", NULL) && reads(PP_CC_CLANG, "-CC", NULL), "the user's -C keeps them");
+  CHECK("comments clang", reads(PP_CC_CLANG, "-Wdocumentation", NULL) && reads(PP_CC_CLANG, "-Weverything", NULL) &&
+        reads(PP_CC_CLANG, "-fparse-all-comments", NULL) && !reads(PP_CC_CLANG, "-O2", "-Wall", NULL),
+        "clang's documentation warnings read comments, -Wall does not");
+  CHECK("comments other", reads(PP_CC_TCC, NULL) && reads(PP_CC_OTHER, "-O2", NULL), "an unknown compiler may read them");
+  char dir[] = "/tmp/test_compiler_iXXXXXX";
+  if (!mkdtemp(dir)) { CHECK("comments dir", 0, "cannot make a temporary directory"); return; }
+  char *i1 = pp_xasprintf("%s/a.i", dir), *i2 = pp_xasprintf("%s/b.i", dir), *i3 = pp_xasprintf("%s/c.i", dir);
+  write_text(i1, "# 1 \"a.c\"\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused\"\nint x;\n");
+  write_text(i2, "int x;\n  #  pragma GCC diagnostic warning \"-Wimplicit-fallthrough\"\nint y;\n");
+  write_text(i3, "#pragma clang diagnostic error \"-Wdocumentation\"\n");
+  CHECK("comments pragma", !pp_pragma_reads_comments(i1) && pp_pragma_reads_comments(i2) && pp_pragma_reads_comments(i3),
+        "only the pragmas naming such a warning ask for comments");
+  CHECK("comments pragma unreadable", pp_pragma_reads_comments("/nonexistent/x.i"), "an unreadable file: keep them");
+  unlink(i1); unlink(i2); unlink(i3); rmdir(dir);
+  free(i1); free(i2); free(i3);
+}
+
 int main(void) {
   test_keys();
   test_probe();
+  test_comments();
   return failures ? 1 : 0;
 }

@@ -364,7 +364,7 @@ bool pp_cc_reads_comments(const PPCompiler *c, char **args, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const char *a = args[i];
     if (!strcmp(a, "-W") || !strcmp(a, "-C") || !strcmp(a, "-CC")) return true;  /* -W: old -Wextra */
-    bool option = a[0] == '-' && (a[1] == 'W' || a[1] == 'f') && a[2] != ',';    /* not -Wl, -Wa, -Wp */
+    bool option = a[0] == '-' && (a[1] == 'W' || a[1] == 'f') && !(a[1] == 'W' && a[2] && a[3] == ',');  /* not -Wl, */
     if (option && strncmp(a, "-Wno-", 5) && names_comment_warning(a, strlen(a))) return true;
   }
   return false;
