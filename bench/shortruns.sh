@@ -15,6 +15,7 @@
 # Results: bench/results/shortruns.md. Usage: sh bench/shortruns.sh [RUNS]
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-500}
+rounds=10   # the runs of each build go in this many rounds, the builds interleaved
 res="$top/bench/results"
 mkdir -p "$res" || exit 1
 w=$(mktemp -d "${TMPDIR:-/tmp}/shortruns.XXXXXX") || exit 1
@@ -82,9 +83,9 @@ instrs() {
 }
 how="CPU time (perf stat -e task-clock)"; command -v perf >/dev/null 2>&1 || how="wall time"
 # table TITLE: the builds in the current directory measured with $ARGS, as a markdown table.
-# 10 rounds of runs/10, the builds interleaved (load that drifts hits them alike); the median.
+# rounds of runs/rounds, the builds interleaved (load that drifts hits them alike); the median.
 table() {
-  rounds=10; per=$((runs / rounds))
+  per=$((runs / rounds))
   for r in $(seq $rounds); do
     for b in plain gcov path edge; do round $b $per >>"$b.rounds"; done
   done
@@ -120,7 +121,8 @@ synthetic=$(table "synthetic: 8 units, 64 functions of 1024 paths, one path of e
 cd "$w" || exit 1
 
 # GNU readelf, where binutils-source is installed: one `readelf -a -W` of an object made the
-# profile, then each run is `readelf -h -S` of it.
+# profile, then each run is `readelf -h -S` of it; else why not.
+readelf=
 if why=$(sh "$top/bench/binutils.sh" "$res/cache"); then
   B="$res/cache/binutils"; S="$B/src/binutils"; O="$B/obj"
   mkdir -p readelf && cd readelf || exit 1
@@ -133,23 +135,19 @@ if why=$(sh "$top/bench/binutils.sh" "$res/cache"); then
     ARGS="-h -S input.o"
     readelf=$(table "readelf: \`readelf -h -S\` of an object, the profile made by \`readelf -a -W\` of it (path profile $(wc -c <path.out) bytes)")
   else
-    readelf="## readelf
-
-Skipped: the builds failed ($(tail -1 build.log)).
-"
+    why="the builds failed ($(tail -1 build.log))."
   fi
   cd "$w" || exit 1
-else
-  readelf="## readelf
+fi
+[ -n "$readelf" ] || readelf="## readelf
 
 Skipped: $why
 "
-fi
 {
   echo "# Many short runs ($(date +%Y-%m-%d), $runs runs each)"
   echo
-  echo "Per-exit cost = time per run minus plain's, $how, median of 10 interleaved rounds of"
-  echo "$((runs / 10)) runs; syscalls of one run counted with strace -c, its user-space instructions with callgrind."
+  echo "Per-exit cost = time per run minus plain's, $how, median of $rounds interleaved rounds of"
+  echo "$((runs / rounds)) runs; syscalls of one run counted with strace -c, its user-space instructions with callgrind."
   echo
   echo "$synthetic"
   echo

@@ -347,15 +347,20 @@ bool pp_cc_keep_calls(const PPCompiler *c) {
          (pp_cc_macro(c, "__code_model_small__", 0) || pp_cc_macro(c, "__code_model_medium__", 0));
 }
 
+/* The first place word occurs in the n bytes at s (not NUL-terminated), or NULL. */
+static const char *find_word(const char *s, size_t n, const char *word) {
+  size_t w = strlen(word);
+  for (size_t i = 0; i + w <= n; i++)
+    if (!memcmp(s + i, word, w)) return s + i;
+  return NULL;
+}
+
 /* Whether the n bytes at s name a warning that reads comments or a group that holds one: GCC's
    implicit-fallthrough and extra, clang's documentation, everything, and any *comment* option. */
 static bool names_comment_warning(const char *s, size_t n) {
   static const char *words[] = { "fallthrough", "extra", "documentation", "everything", "comment", 0 };
-  for (int k = 0; words[k]; k++) {
-    size_t w = strlen(words[k]);
-    for (size_t i = 0; i + w <= n; i++)
-      if (!memcmp(s + i, words[k], w)) return true;
-  }
+  for (int k = 0; words[k]; k++)
+    if (find_word(s, n, words[k])) return true;
   return false;
 }
 
@@ -378,9 +383,8 @@ static bool comment_pragma(const char *line, size_t n) {
   if (i == n || line[i++] != '#') return false;
   while (i < n && (line[i] == ' ' || line[i] == '\t')) i++;
   if (n - i < 6 || memcmp(line + i, "pragma", 6)) return false;
-  for (size_t k = i; k + 10 <= n; k++)
-    if (!memcmp(line + k, "diagnostic", 10)) return names_comment_warning(line + k, n - k);
-  return false;
+  const char *d = find_word(line + i, n - i, "diagnostic");
+  return d && names_comment_warning(d, (size_t)(line + n - d));
 }
 
 bool pp_pragma_reads_comments(const char *ipath) {
