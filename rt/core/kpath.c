@@ -81,7 +81,7 @@ static struct ctx *contexts;      /* newest first */
 static int source_added;
 
 #if PATHPROF_KPATH_POOL > 0
-static unsigned long long pool[(PATHPROF_KPATH_POOL + 7) / 8];
+static unsigned long long pool[(PATHPROF_KPATH_POOL + 7) / 8] PATHPROF_BIG;
 static int pool_taken;
 #endif
 

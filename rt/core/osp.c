@@ -105,9 +105,9 @@ struct entry {
 #error "PATHPROF_OSP_ENTRY_BYTES must be at least 40"
 #endif
 
-static struct entry entries[ENT_MAX];
-static u32 index_[IDX_MAX];            /* 0 empty, else entry number + 1 */
-static struct pblock pool[POOL_MAX];
+static struct entry entries[ENT_MAX] PATHPROF_BIG;
+static u32 index_[IDX_MAX] PATHPROF_BIG; /* 0 empty, else entry number + 1 */
+static struct pblock pool[POOL_MAX] PATHPROF_BIG;
 
 /* Copies n blocks, forward (so dst may overlap src from below). A plain loop: GCC would turn it
    into a memcpy call, which a freestanding link has no library for. */

@@ -80,7 +80,7 @@ struct part {
 };
 
 #if PATHPROF_PARTIAL_SLOTS > 0
-static struct part pool[PATHPROF_PARTIAL_SLOTS];
+static struct part pool[PATHPROF_PARTIAL_SLOTS] PATHPROF_BIG;
 #else
 static struct part pool[1];
 #endif

@@ -34,9 +34,9 @@ struct mapped {
 static pthread_mutex_t cont_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int cont_fd = -1;
 static size_t page;
-static struct mapped maps[MAX_MAPPED];
+static struct mapped maps[MAX_MAPPED] PATHPROF_BIG;
 static volatile int nmaps;
-static char cont_path[4096];
+static char cont_path[4096] PATHPROF_BIG;
 
 /* Little-endian stores and loads of the region header (the format is little-endian). */
 static void put64(unsigned char *p, unsigned long long v)

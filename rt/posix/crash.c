@@ -40,8 +40,8 @@ static const int terminating[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM, SI
    directory, the crash dump's name and its fallback temporary, the mark, and whether the
    profile is a device (then the dump goes straight to it). */
 static char crash_path[PATH_MAX + 1];
-static char crash_dir[PATH_MAX + 2], crash_name[PATH_MAX + 48], crash_tmp[PATH_MAX + 56],
-  crash_mark[PATH_MAX + 10];
+static char crash_dir[PATH_MAX + 2] PATHPROF_BIG, crash_name[PATH_MAX + 48] PATHPROF_BIG,
+  crash_tmp[PATH_MAX + 56] PATHPROF_BIG, crash_mark[PATH_MAX + 10] PATHPROF_BIG;
 static size_t name_len;
 static int to_device;
 /* 0 no dump yet, 1 one thread dumping, 2 done: the first signal dumps, the others wait. */
@@ -49,7 +49,7 @@ static int dump_state;
 /* Profile writes in progress (their thread holds the handled signals off meanwhile). */
 static int writing;
 static sigset_t handled;
-static char alt_stack[ALT_STACK];
+static char alt_stack[ALT_STACK] PATHPROF_BIG;
 
 /* Writes the decimal digits of v at p; returns the end. */
 static char *put_dec(char *p, long v)

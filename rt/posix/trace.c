@@ -22,7 +22,7 @@ static pthread_mutex_t trace_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* The trace log, or -1 when PATHPROF_TRACE is unset or could not be opened. */
 static int trace_fd = -1;
 static const char *trace_name;
-static char buf[TRACE_BUF];
+static char buf[TRACE_BUF] PATHPROF_BIG;
 static size_t nbuf;
 static int write_failed;
 
