@@ -21,11 +21,12 @@ command -v timeout >/dev/null 2>&1 && run="timeout 20"
 # case_flags SOURCE...: the pathcc options a regress case asks for, from its line
 # "regress: pathcc-flags OPTIONS */" (signals.c counts atomically: its handler interrupts counts)
 case_flags() { sed -n 's|.*regress: pathcc-flags \(.*\) \*/.*|\1|p' "$@" | head -1; }
-# need CMD:PACKAGE...: installs the Debian packages whose commands are missing (as root; one
-# apt-get update), else reports the test skipped and ends it. As root, a package of the list that
-# dpkg does not have is installed too, even when the command is there (gcc-avr without avr-libc
-# compiles but cannot link).
-need() {
+# want CMD:PACKAGE...: installs the Debian packages whose commands are missing (as root; one
+# apt-get update, its output in $out/apt.log); 1 when some stay missing (not root, or apt-get
+# failed), so a single check can skip alone. As root, a package of the list that dpkg does not
+# have is installed too, even when the command is there (gcc-avr without avr-libc compiles but
+# cannot link).
+want() {
   _pkgs=
   for _p in "$@"; do
     if ! command -v "${_p%%:*}" >/dev/null 2>&1; then _pkgs="$_pkgs ${_p#*:}"; continue; fi
@@ -35,9 +36,11 @@ need() {
     done
   done
   [ -z "$_pkgs" ] && return 0
-  if [ "$(id -u)" = 0 ]; then
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $_pkgs; } >"$out/apt.log" 2>&1 && return 0
-    echo "not ok $e2e_name install: apt-get install$_pkgs failed"; exit 0
-  fi
+  [ "$(id -u)" = 0 ] && { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $_pkgs; } >"$out/apt.log" 2>&1
+}
+# need CMD:PACKAGE...: want, or else the test ends, reported skipped (not root) or failed.
+need() {
+  want "$@" && return 0
+  [ "$(id -u)" = 0 ] && { echo "not ok $e2e_name install: apt-get install$_pkgs failed"; exit 0; }
   echo "skip $e2e_name: missing$_pkgs; as root run: apt-get update && apt-get install -y$_pkgs"; exit 0
 }

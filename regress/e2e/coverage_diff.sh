@@ -118,7 +118,7 @@ check([l for l in da if l.startswith('DA:')] == want and sum(l.startswith('BRDA:
       and sum(l.startswith('SF:') for l in da) == 2, 'diff-lcov', ''.join(da))
 EOF
 
-if command -v genhtml >/dev/null 2>&1; then
+if want genhtml:lcov; then
   (cd "$d" && genhtml --branch-coverage -o html diff.lcov) >"$d/genhtml.log" 2>&1; rc=$?
   if [ "$rc" = 0 ] && ! grep -qi 'warning\|error' "$d/genhtml.log"; then echo "ok diff-lcov-genhtml"
   else echo "not ok diff-lcov-genhtml: status $rc: $(grep -i 'warning\|error' "$d/genhtml.log" | head -1)"; fi
