@@ -1,4 +1,4 @@
-/* Case: loops whose body ends in a branch, so the back edge's count rides on each way into the empty end of the body (translator/pathcc/rewrite.c hoisted_ends): a dispatch switch in for (;;) with break, continue and a case that falls through; an if/else ending a while body; nested loops whose inner latch is empty and whose outer one is not; a loop whose end is reached from a label by goto; and a do-while, whose latch holds the condition (not hoisted). */
+/* Case: loops whose body ends in a branch, so the back edge's count rides on each way into the empty end of the body (translator/pathcc/rewrite.c hoisted_ends): a dispatch switch in for (;;) with break, continue and a case that falls through; an if/else ending a while body; nested loops whose inner latch is empty and whose outer one is not; a loop whose end is reached from a label by goto, with a for's increment and without; and a do-while, whose latch holds the condition (not hoisted). */
 #include <stdio.h>
 
 enum { PUSH, ADD, DUP, JNZ, SKIP, HALT };
@@ -81,6 +81,20 @@ static int jumps(int n)
   return s;
 }
 
+/* A while body whose empty end is a label that a goto reaches too. */
+static int labels(int n)
+{
+  int s = 0;
+  while (n > 0) {
+    n--;
+    if (n % 4 == 0) goto skip;
+    s += n;
+    if (n & 1) s ^= 5;
+  skip:;
+  }
+  return s;
+}
+
 /* A do-while: its latch holds the condition, so its back edge keeps its own count. */
 static int digits(unsigned v)
 {
@@ -97,6 +111,6 @@ int main(void)
 {
   int i, c = 0;
   for (i = 1; i < 30; i++) c += collatz(i);
-  printf("%ld %d %d %d %d\n", run(), c, grid(7, 5), jumps(40), digits(70717u));
+  printf("%ld %d %d %d %d %d\n", run(), c, grid(7, 5), jumps(40), labels(23), digits(70717u));
   return 0;
 }

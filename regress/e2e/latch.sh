@@ -27,6 +27,7 @@ check dispatch "$(counts "$run")" 5 "back-edge counts on the ways into the dispa
 check dispatch-head "$(printf '%s\n' "$run" | grep -c 'for (;;) {$')" 1 "the for (;;) keeps no code of its own"
 check ifelse "$(counts "$(fn "$out/default" collatz)")" 2 "back-edge counts in the while body's final if/else"
 check increment "$(counts "$(fn "$out/default" jumps)")" 1 "a for's increment keeps its count"
+check label "$(counts "$(fn "$out/default" labels)")" 3 "back-edge counts on the goto, the if and the fall into an empty labelled end"
 check dowhile "$(counts "$(fn "$out/default" digits)")" 1 "a do-while's condition keeps its count"
 if build trace --trace; then
   check trace "$(counts "$(fn "$out/trace" run)")" 1 "a --trace build keeps the back edge's count where it is"
