@@ -44,3 +44,11 @@ need() {
   [ "$(id -u)" = 0 ] && { echo "not ok $e2e_name install: apt-get install$_pkgs failed"; exit 0; }
   echo "skip $e2e_name: missing$_pkgs; as root run: apt-get update && apt-get install -y$_pkgs"; exit 0
 }
+# kept NAME CFLAGS PATHCC-OPTION...: $src built into $out/NAME/prog through pathcc (its options
+# first) and "$CC" CFLAGS -O2 -save-temps, so the instrumented unit stays as prog-<source>.i;
+# what the build said goes to $out/NAME/build.log
+kept() {
+  _n=$1 _f=$2; shift 2
+  mkdir -p "$out/$_n"
+  (cd "$out/$_n" && "$top/bin/pathcc" "$@" "$CC" $_f -O2 -save-temps -o prog "$src") >"$out/$_n/build.log" 2>&1
+}

@@ -7,8 +7,7 @@ src=$top/regress/cases/tightloops.c
 # build NAME PATHCC-FLAGS...: d/NAME with its preprocessed output kept; prints its promoted loops
 build() {
   n=$1; shift
-  mkdir -p "$out/$n"
-  (cd "$out/$n" && "$top/bin/pathcc" "$@" "$CC" -std=c99 -O2 -save-temps -o prog "$src") >"$out/$n/build.log" 2>&1 || { echo x; return; }
+  kept "$n" -std=c99 "$@" || { echo x; return; }
   grep -o 'unsigned long long __pathprof_l[0-9]* = 0' "$out/$n"/prog-tightloops.i | wc -l
 }
 # dump DIR: its decoded profile, units named alike (the checksum covers the options)
