@@ -13,7 +13,8 @@ int f(int x) { return x > 3 ? 1 : 2; }
 int main(int argc, char **argv) { (void)argv; return f(argc) == 7; }
 C
 # size SECTION PROGRAM: the section's size in bytes (0 without it)
-size() { _h=$(readelf -SW "$2" | awk -v s="$1" '$2 == s { print $6 }' | head -1); printf '%d\n' "0x${_h:-0}"; }
+# (the section number "[ n]" is cut off first: below 10 it holds a blank)
+size() { _h=$(readelf -SW "$2" | sed -n 's/^ *\[ *[0-9]*\] *//p' | awk -v s="$1" '$1 == s { print $5 }' | head -1); printf '%d\n' "0x${_h:-0}"; }
 for ld in bfd gold lld; do
   if ! (cd "$out" && "$top/bin/pathcc" gcc -O2 -fuse-ld=$ld -o "t-$ld" t.c) >"$out/$ld.log" 2>&1; then
     grep -q "fuse-ld\|cannot find\|invalid linker" "$out/$ld.log" && { echo "skip rtpages-$ld: no $ld linker"; continue; }
