@@ -184,6 +184,15 @@ check-dropin: tests
 
 .PHONY: check-dropin
 
+# The Debian rebuild (regress/rebuild.sh): C source packages of regress/rebuild-packages.txt (or
+# PKGS="a b"), each built by dpkg-buildpackage with its own tests, plainly and through pathcc's
+# masquerade; the table of build and test results, warnings and functions profiled goes to
+# regress/out/rebuild/table.md. As root; hours for the whole sample.
+check-rebuild: all
+	@sh regress/rebuild.sh $(PKGS)
+
+.PHONY: check-rebuild
+
 # libFuzzer harnesses (regress/fuzz/): the profile reader, the tables reader and the log importer,
 # built with clang, ASan and UBSan; checksums are not enforced in these builds
 # (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) so the fuzzer reaches the checks behind them.

@@ -1,0 +1,132 @@
+#!/bin/sh
+# The Debian rebuild (make check-rebuild): C source packages built as Debian builds them, plainly
+# and through pathcc's masquerade, each running its own tests; compares build and test results
+# and warnings, and writes the table of regress/out/rebuild/table.md.
+# Usage: sh regress/rebuild.sh [PKG...]   (default: every package of regress/rebuild-packages.txt)
+# Environment: REBUILD_JOBS (parallel jobs of one build, default 2), REBUILD_TIMEOUT (seconds a
+# build may take, default 3600), REBUILD_KEEP=1 keeps the build trees. Needs root (apt-get).
+top=$(cd "$(dirname "$0")/.." && pwd)
+d="$top/regress/out/rebuild"
+mkdir -p "$d"
+jobs=${REBUILD_JOBS:-2}
+limit=${REBUILD_TIMEOUT:-3600}
+list="$top/regress/rebuild-packages.txt"
+pkgs="$*"
+[ -n "$pkgs" ] || pkgs=$(grep -v '^#' "$list" | awk 'NF { print $1 }')
+if [ "$(id -u)" != 0 ]; then echo "not ok rebuild: needs root (apt-get source and build-dep)"; exit 1; fi
+sh "$top/scripts/deps.sh" dpkg-dev devscripts fakeroot gpgv >/dev/null 2>&1 || { echo "not ok rebuild: cannot install dpkg-dev"; exit 1; }
+unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS CC CFLAGS
+
+# Sources come through a sources file and package lists of the harness's own (shared with
+# lines_real.sh), so an update that sees only deb-src entries leaves the machine's lists alone.
+cache="$top/regress/out/debsrc"
+mkdir -p "$cache/parts" "$cache/lists/partial" "$cache/src"
+: >"$cache/empty.list"
+cat >"$cache/parts/debsrc.sources" <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+apt_src() {
+  apt-get -o Dir::Etc::SourceList="$cache/empty.list" -o Dir::Etc::SourceParts="$cache/parts" \
+          -o Dir::State::Lists="$cache/lists" "$@"
+}
+
+# The unpacked source of package $1 in its own directory of the cache: prints the directory.
+fetch() {
+  into="$cache/src/$1"
+  dir=$(find "$into" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
+  if [ -z "$dir" ]; then
+    [ -f "$cache/lists/.updated" ] || { apt_src update -qq >"$cache/update.log" 2>&1 && touch "$cache/lists/.updated"; }
+    mkdir -p "$into"
+    (cd "$into" && apt_src source "$1" >"$into.log" 2>&1)
+    dir=$(find "$into" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
+  fi
+  echo "$dir"
+}
+
+# Installs what the package's .dsc says its build needs (Build-Depends and -Arch, with the
+# machine's binary lists): apt-get satisfy reads the same syntax, build profiles included.
+build_deps() {  # pkg
+  dsc=$(ls "$cache/src/$1"/*.dsc 2>/dev/null | head -1)
+  [ -n "$dsc" ] || return 1
+  deps=$(awk '/^[A-Za-z-]+:/ { keep = ($1 == "Build-Depends:" || $1 == "Build-Depends-Arch:"); if (keep) { sub(/^[^:]*: */, ""); printf "%s,", $0 }; next }
+              keep && /^ / { printf "%s", $0 }' "$dsc" | tr -s ' ,' | sed 's/^[ ,]*//; s/[ ,]*$//')
+  DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -qq "$deps" >"$d/$1/deps.log" 2>&1
+}
+
+# A masquerade directory: the compiler names Debian's builds use, each a link to pathcc, which
+# then runs the compiler of that name found later on PATH.
+masq="$d/masq"
+mkdir -p "$masq"
+for n in cc gcc c99 c89 "$(gcc -dumpmachine)-gcc" "$(gcc -dumpmachine)-gcc-12" gcc-12; do
+  ln -sfn "$top/bin/pathcc" "$masq/$n"
+done
+
+# One build of the package: plain or through the masquerade. Leaves rc, seconds and build.log in
+# $d/PKG/HOW; the pathcc build's processes merge their counts into one profile there.
+build_one() {  # pkg how srcdir
+  w="$d/$1/$2"
+  rm -rf "$w"; mkdir -p "$w"
+  cp -a "$3" "$w/src"
+  start=$(date +%s)
+  if [ "$2" = pathcc ]; then
+    (cd "$w/src" && PATH="$masq:$PATH" PATHPROF_FILE="$w/profile.out" DEB_BUILD_OPTIONS="parallel=$jobs" \
+       timeout "$limit" dpkg-buildpackage -b -uc -us -d) >"$w/build.log" 2>&1
+  else
+    (cd "$w/src" && DEB_BUILD_OPTIONS="parallel=$jobs" timeout "$limit" dpkg-buildpackage -b -uc -us -d) >"$w/build.log" 2>&1
+  fi
+  echo $? >"$w/rc"
+  echo $(( $(date +%s) - start )) >"$w/seconds"
+}
+
+# Counts of one build's log: compiler warnings, pathcc's own warnings, test lines that failed.
+warnings() { grep -c 'warning:' "$1" 2>/dev/null || true; }
+pathcc_notes() { grep -c '^pathcc: \(warning\|note\|error\)' "$1" 2>/dev/null || true; }
+
+# The row of package $1: what the two builds did, the profile's functions and dropped ends.
+row() {  # pkg system
+  p="$d/$1/plain" q="$d/$1/pathcc"
+  prc=$(cat "$p/rc" 2>/dev/null || echo -) qrc=$(cat "$q/rc" 2>/dev/null || echo -)
+  ps=$(cat "$p/seconds" 2>/dev/null || echo 0) qs=$(cat "$q/seconds" 2>/dev/null || echo 0)
+  ratio=-; [ "$ps" -gt 0 ] 2>/dev/null && ratio=$(awk "BEGIN { printf \"%.2f\", $qs / $ps }")
+  funcs=- dropped=-
+  if [ -s "$q/profile.out" ]; then
+    (cd "$q/src" && "$top/bin/pathprof" report --top 1 "$q/profile.out") >"$q/report.txt" 2>&1
+    funcs=$(sed -n 's/^pathprof report: .*units, \([0-9]*\) functions.*/\1/p' "$q/report.txt" | head -1)
+    dropped=$(grep -c -i 'dropped' "$q/report.txt" || true)
+  fi
+  if [ "$prc" = 0 ] && [ "$qrc" = 0 ]; then verdict=same
+  elif [ "$prc" != 0 ] && [ "$qrc" != 0 ]; then verdict="both fail"
+  elif [ "$prc" != 0 ]; then verdict="plain fails"
+  else verdict="pathcc fails"; fi
+  echo "| $1 | $2 | $prc | $qrc | $verdict | $(warnings "$p/build.log") | $(warnings "$q/build.log") | $(pathcc_notes "$q/build.log") | ${funcs:--} | $dropped | $ratio |"
+}
+
+table="$d/table.md"
+{
+  echo "| package | build | plain rc | pathcc rc | verdict | warnings plain | warnings pathcc | pathcc notes | functions | dropped lines | time ratio |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+} >"$table"
+pass=0; fail=0; skip=0
+for pkg in $pkgs; do
+  system=$(awk -v p="$pkg" '$1 == p { print $2 }' "$list"); system=${system:-?}
+  mkdir -p "$d/$pkg"
+  src=$(fetch "$pkg")
+  if [ -z "$src" ]; then echo "skip rebuild $pkg: apt-get source failed ($cache/src/$pkg.log)"; skip=$((skip + 1)); continue; fi
+  if ! build_deps "$pkg"; then echo "skip rebuild $pkg: build dependencies not installed ($d/$pkg/deps.log)"; skip=$((skip + 1)); continue; fi
+  build_one "$pkg" plain "$src"
+  build_one "$pkg" pathcc "$src"
+  r=$(row "$pkg" "$system")
+  echo "$r" >>"$table"
+  case "$r" in
+    *"| same |"*|*"| both fail |"*) echo "ok rebuild $pkg"; pass=$((pass + 1)) ;;
+    *) echo "not ok rebuild $pkg: $(echo "$r" | cut -d'|' -f6) (logs in $d/$pkg)"; fail=$((fail + 1)) ;;
+  esac
+  [ -n "${REBUILD_KEEP:-}" ] || rm -rf "$d/$pkg/plain/src" "$d/$pkg/pathcc/src"
+done
+cat "$table"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
