@@ -48,8 +48,15 @@ static const unsigned long long u_zero = 0;
 #define TLS_IE
 #endif
 
+/* Frames of a chunk made ready at a time (ready()): a chunk's memory is touched as its frames are
+   first reached, not all at its making. */
+#define READY (PATHPROF_FRAME_SLOTS < 128 ? PATHPROF_FRAME_SLOTS : 128)
+
 /* A piece of a thread's stack of frames: N frames, then an end marker whose push grows the stack
-   into the next piece. */
+   into the next piece. Its memory comes uninitialised from the back end: only the frames below
+   its lowest end marker are defined, so that a push, which reads the next frame's fs to tell an
+   end marker, never decides on undefined memory (which may hold PATHPROF_FRAME_END by chance).
+   An end marker's r is its index in the chunk: the chunk's last, or where its ready frames stop. */
 struct chunk {
   struct chunk *prev, *next;
   struct __pathprof_frame f[PATHPROF_FRAME_SLOTS + 1];
@@ -118,6 +125,28 @@ static void unlock(void)
 #endif
 }
 
+/* Puts an end marker at frame i of chunk c. */
+static void end_at(struct chunk *c, unsigned long i)
+{
+  c->f[i].unit = 0;
+  c->f[i].fs = PATHPROF_FRAME_END;
+  c->f[i].r = i;
+}
+
+/* Makes READY frames of chunk c ready from frame i on (an end marker until now): defined, and no
+   end marker, with an end marker after them unless the chunk's own end comes first. */
+static void ready(struct chunk *c, unsigned long i)
+{
+  unsigned long j, top = i + READY < PATHPROF_FRAME_SLOTS ? i + READY : PATHPROF_FRAME_SLOTS;
+  for (j = i; j < top; j++) {
+    c->f[j].unit = 0;
+    c->f[j].fs = 0;
+    c->f[j].r = 0;
+  }
+  if (top < PATHPROF_FRAME_SLOTS)
+    end_at(c, top);
+}
+
 /* A new chunk after prev (0: the thread's first), or 0 when there is no memory. */
 static struct chunk *new_chunk(struct chunk *prev)
 {
@@ -132,9 +161,8 @@ static struct chunk *new_chunk(struct chunk *prev)
     return 0;
   c->prev = prev;
   c->next = 0;
-  c->f[PATHPROF_FRAME_SLOTS].unit = 0;
-  c->f[PATHPROF_FRAME_SLOTS].fs = PATHPROF_FRAME_END;
-  c->f[PATHPROF_FRAME_SLOTS].r = 0;
+  end_at(c, PATHPROF_FRAME_SLOTS);
+  ready(c, 0);
   if (prev)
     prev->next = c;
   else {
@@ -211,18 +239,24 @@ __asm__(".pushsection .bss\n"
         ".size __pathprof_keep_call, .-__pathprof_keep_call\n");
 #endif
 
-/* A push found the end marker e: the first frame of the next chunk (made or kept from before),
-   or the sink when there is no memory left. */
+/* A push found the end marker e: e itself once the frames from it on are made ready (a marker
+   inside its chunk), else the first frame of the next chunk (made or kept from before), or the
+   sink when there is no memory left. */
 struct __pathprof_frame *__pathprof_grow(struct __pathprof_frame *e)
 {
   struct chunk *c;
+  unsigned long i;
   if (e == &sink[1])
     return sink;
   if (e == &boot)
     c = chunks ? chunks : new_chunk(0);
   else {
-    c = (struct chunk *)(void *)((char *)e - offsetof(struct chunk, f) -
-                                 PATHPROF_FRAME_SLOTS * sizeof(struct __pathprof_frame));
+    i = (unsigned long)e->r;
+    c = (struct chunk *)(void *)((char *)e - offsetof(struct chunk, f) - i * sizeof(struct __pathprof_frame));
+    if (i < PATHPROF_FRAME_SLOTS) {
+      ready(c, i);
+      return e;
+    }
     c = c->next ? c->next : new_chunk(c);
   }
   return c ? c->f : sink;
