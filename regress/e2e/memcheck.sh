@@ -26,7 +26,7 @@ memcheck() {
   elif ! cmp -s "$d/$n/plain.rc" "$d/$n/prog.rc" || ! cmp -s "$d/$n/plain.out" "$d/$n/prog.out"; then
     echo "not ok memcheck-$n: status $(cat "$d/$n/prog.rc") (plain $(cat "$d/$n/plain.rc")) or output differs from plain"
     fails=$((fails + 1))
-  elif ! ls "$d/$n"/prof.out* "$d/$n"/pathprof.osp >/dev/null 2>&1; then
+  elif [ -z "$(ls "$d/$n"/prof.out* "$d/$n"/pathprof.osp 2>/dev/null)" ]; then
     echo "not ok memcheck-$n: no profile written"; fails=$((fails + 1))
   else
     echo "ok memcheck-$n"
