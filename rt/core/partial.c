@@ -31,8 +31,12 @@
 static const unsigned long long u_zero = 0;
 
 /* Thread-local where threads exist (hosted Unix builds), plain statics elsewhere; pathcc
-   declares __pathprof_sp the same way in every unit (__thread and initial-exec for the host,
-   plain for other targets); -DPATHPROF_FRAME_TLS=0|1 overrides. */
+   declares __pathprof_sp the same way in every unit (__thread for the host, plain for other
+   targets); -DPATHPROF_FRAME_TLS=0|1 overrides. The runtime's thread-locals take the model the
+   compiler picks, never initial-exec: a copy of the runtime linked into a shared object would
+   take static TLS, of which glibc keeps room for a few dlopen'ed objects only. In an
+   executable the linker turns the accesses into initial- or local-exec ones (the hosted build
+   uses TLS descriptors where the compiler has them: Makefile's RT_TLS). */
 #ifndef PATHPROF_FRAME_TLS
 #if defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__)) && __STDC_HOSTED__
 #define PATHPROF_FRAME_TLS 1
@@ -42,10 +46,8 @@ static const unsigned long long u_zero = 0;
 #endif
 #if PATHPROF_FRAME_TLS
 #define TLS __thread
-#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
 #else
 #define TLS
-#define TLS_IE
 #endif
 
 /* Frames of a chunk made ready at a time (ready()): a chunk's memory is touched as its frames are
@@ -70,7 +72,7 @@ static struct __pathprof_frame sink[2] = { { 0, 0, 0 }, { 0, PATHPROF_FRAME_END,
 
 /* The next free frame of this thread's stack: instrumented functions take it at entry (growing
    the stack when it is an end marker) and give it back at every way out. */
-TLS_IE struct __pathprof_frame *__pathprof_sp = &boot;
+TLS struct __pathprof_frame *__pathprof_sp = &boot;
 /* This thread's chunks, oldest first. */
 static TLS struct chunk *chunks;
 #if !PATHPROF_FRAME_TLS
