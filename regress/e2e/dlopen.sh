@@ -73,7 +73,7 @@ host instrumented "$P" $CC
 # an executable's unit keeps the initial-exec access; a shared object's has none
 mkdir -p "$d/model"
 (cd "$d/model" && "$P" --frames=all $CC -O2 -save-temps -c -o exe.o "$d/mods/mod1.c" && "$P" --frames=all $CC -O2 -fPIC -save-temps -c -o pic.o "$d/mods/mod1.c") >"$d/model/build.log" 2>&1
-if ! grep -q 'tls_model("initial-exec")) struct __pathprof_frame \*__pathprof_sp' "$d/model/exe.i" 2>/dev/null; then
+if ! grep -q 'tls_model("initial-exec"))) struct __pathprof_frame \*__pathprof_sp' "$d/model/exe.i" 2>/dev/null; then
   echo "not ok dlopen-exe-initial-exec: the executable's unit lost its initial-exec access ($(head -1 "$d/model/build.log"))"
 elif grep -q 'initial-exec' "$d/model/pic.i"; then
   echo "not ok dlopen-pic-no-initial-exec: a -fPIC unit declares initial-exec"
