@@ -26,6 +26,10 @@ MODEL_O    = $(MODEL:%.c=build/%.o)
 PATHCC_O   = $(PATHCC:%.c=build/%.o)
 PATHPROF_O = $(PATHPROF:%.c=build/%.o)
 RT_O       = $(RT_SRC:%.c=build/rt-pic/%.o)
+# The runtime's thread-locals through TLS descriptors where the compiler has them (x86): in a
+# shared object a call that returns the offset, without __tls_get_addr; in an executable the
+# linker makes them initial- or local-exec accesses, as before (rt/core/partial.c).
+RT_TLS    := $(shell $(CC) -mtls-dialect=gnu2 -fPIC -S -o /dev/null -x c /dev/null >/dev/null 2>&1 && echo -mtls-dialect=gnu2)
 
 all: bin/pathcc bin/pathprof lib/libpathprof.a lib/libpathprof-notls.a
 
@@ -40,7 +44,7 @@ build/%.o: %.c build/prelude.inc $(HEADERS)
 
 build/rt-pic/%.o: %.c $(RT_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O2 -g -fPIC $(RT_SAN) -Iinclude -Irt -c $< -o $@
+	$(CC) $(WARN) -O2 -g -fPIC $(RT_TLS) $(RT_SAN) -Iinclude -Irt -c $< -o $@
 
 bin/pathcc: build/translator/pathcc/pathcc.o $(PATHCC_O) $(MODEL_O)
 	@mkdir -p bin
@@ -58,7 +62,7 @@ lib/libpathprof.a: $(RT_O)
 # TLS relocations): the stack of frames in plain statics (such builds keep no frames).
 build/rt-pic/notls/partial.o: rt/core/partial.c $(RT_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O2 -g -fPIC $(RT_SAN) -DPATHPROF_FRAME_TLS=0 -Iinclude -Irt -c $< -o $@
+	$(CC) $(WARN) -O2 -g -fPIC $(RT_TLS) $(RT_SAN) -DPATHPROF_FRAME_TLS=0 -Iinclude -Irt -c $< -o $@
 
 lib/libpathprof-notls.a: $(filter-out build/rt-pic/rt/core/partial.o,$(RT_O)) build/rt-pic/notls/partial.o
 	@mkdir -p lib

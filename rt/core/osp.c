@@ -46,7 +46,7 @@
 
 /* Thread-local state where threads exist (hosted Unix builds), plain statics elsewhere. The
    instrumented code declares __pathprof_osp_skip the same way (pathcc picks __thread for host
-   builds); -DPATHPROF_OSP_TLS=0|1 overrides. */
+   builds); -DPATHPROF_OSP_TLS=0|1 overrides. Not initial-exec: see partial.c's TLS. */
 #ifndef PATHPROF_OSP_TLS
 #if defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__)) && __STDC_HOSTED__
 #define PATHPROF_OSP_TLS 1
@@ -56,10 +56,8 @@
 #endif
 #if PATHPROF_OSP_TLS
 #define TLS __thread
-#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
 #else
 #define TLS
-#define TLS_IE
 #endif
 
 #if defined(__SIZEOF_INT__) && __SIZEOF_INT__ < 4
@@ -70,7 +68,7 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 
 /* The hook's counter: the block entry that brings it to 0 calls __pathprof_osp_block. */
-TLS_IE unsigned long __pathprof_osp_skip = 1;
+TLS unsigned long __pathprof_osp_skip = 1;
 
 /* One block of a subpath: unit slot and function (12 + 20 bits), block number. */
 struct pblock {

@@ -31,8 +31,12 @@
 static const unsigned long long u_zero = 0;
 
 /* Thread-local where threads exist (hosted Unix builds), plain statics elsewhere; pathcc
-   declares __pathprof_sp the same way in every unit (__thread and initial-exec for the host,
-   plain for other targets); -DPATHPROF_FRAME_TLS=0|1 overrides. */
+   declares __pathprof_sp the same way in every unit (__thread for the host, plain for other
+   targets); -DPATHPROF_FRAME_TLS=0|1 overrides. The runtime's thread-locals take the model the
+   compiler picks, never initial-exec: a copy of the runtime linked into a shared object would
+   take static TLS, of which glibc keeps room for a few dlopen'ed objects only. In an
+   executable the linker turns the accesses into initial- or local-exec ones (the hosted build
+   uses TLS descriptors where the compiler has them: Makefile's RT_TLS). */
 #ifndef PATHPROF_FRAME_TLS
 #if defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__)) && __STDC_HOSTED__
 #define PATHPROF_FRAME_TLS 1
@@ -42,14 +46,19 @@ static const unsigned long long u_zero = 0;
 #endif
 #if PATHPROF_FRAME_TLS
 #define TLS __thread
-#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
 #else
 #define TLS
-#define TLS_IE
 #endif
 
+/* Frames of a chunk made ready at a time (ready()): a chunk's memory is touched as its frames are
+   first reached, not all at its making. */
+#define READY (PATHPROF_FRAME_SLOTS < 128 ? PATHPROF_FRAME_SLOTS : 128)
+
 /* A piece of a thread's stack of frames: N frames, then an end marker whose push grows the stack
-   into the next piece. */
+   into the next piece. Its memory comes uninitialised from the back end: only the frames below
+   its lowest end marker are defined, so that a push, which reads the next frame's fs to tell an
+   end marker, never decides on undefined memory (which may hold PATHPROF_FRAME_END by chance).
+   An end marker's r is its index in the chunk: the chunk's last, or where its ready frames stop. */
 struct chunk {
   struct chunk *prev, *next;
   struct __pathprof_frame f[PATHPROF_FRAME_SLOTS + 1];
@@ -63,7 +72,7 @@ static struct __pathprof_frame sink[2] = { { 0, 0, 0 }, { 0, PATHPROF_FRAME_END,
 
 /* The next free frame of this thread's stack: instrumented functions take it at entry (growing
    the stack when it is an end marker) and give it back at every way out. */
-TLS_IE struct __pathprof_frame *__pathprof_sp = &boot;
+TLS struct __pathprof_frame *__pathprof_sp = &boot;
 /* This thread's chunks, oldest first. */
 static TLS struct chunk *chunks;
 #if !PATHPROF_FRAME_TLS
@@ -118,6 +127,28 @@ static void unlock(void)
 #endif
 }
 
+/* Puts an end marker at frame i of chunk c. */
+static void end_at(struct chunk *c, unsigned long i)
+{
+  c->f[i].unit = 0;
+  c->f[i].fs = PATHPROF_FRAME_END;
+  c->f[i].r = i;
+}
+
+/* Makes READY frames of chunk c ready from frame i on (an end marker until now): defined, and no
+   end marker, with an end marker after them unless the chunk's own end comes first. */
+static void ready(struct chunk *c, unsigned long i)
+{
+  unsigned long j, top = i + READY < PATHPROF_FRAME_SLOTS ? i + READY : PATHPROF_FRAME_SLOTS;
+  for (j = i; j < top; j++) {
+    c->f[j].unit = 0;
+    c->f[j].fs = 0;
+    c->f[j].r = 0;
+  }
+  if (top < PATHPROF_FRAME_SLOTS)
+    end_at(c, top);
+}
+
 /* A new chunk after prev (0: the thread's first), or 0 when there is no memory. */
 static struct chunk *new_chunk(struct chunk *prev)
 {
@@ -132,9 +163,8 @@ static struct chunk *new_chunk(struct chunk *prev)
     return 0;
   c->prev = prev;
   c->next = 0;
-  c->f[PATHPROF_FRAME_SLOTS].unit = 0;
-  c->f[PATHPROF_FRAME_SLOTS].fs = PATHPROF_FRAME_END;
-  c->f[PATHPROF_FRAME_SLOTS].r = 0;
+  end_at(c, PATHPROF_FRAME_SLOTS);
+  ready(c, 0);
   if (prev)
     prev->next = c;
   else {
@@ -211,18 +241,24 @@ __asm__(".pushsection .bss\n"
         ".size __pathprof_keep_call, .-__pathprof_keep_call\n");
 #endif
 
-/* A push found the end marker e: the first frame of the next chunk (made or kept from before),
-   or the sink when there is no memory left. */
+/* A push found the end marker e: e itself once the frames from it on are made ready (a marker
+   inside its chunk), else the first frame of the next chunk (made or kept from before), or the
+   sink when there is no memory left. */
 struct __pathprof_frame *__pathprof_grow(struct __pathprof_frame *e)
 {
   struct chunk *c;
+  unsigned long i;
   if (e == &sink[1])
     return sink;
   if (e == &boot)
     c = chunks ? chunks : new_chunk(0);
   else {
-    c = (struct chunk *)(void *)((char *)e - offsetof(struct chunk, f) -
-                                 PATHPROF_FRAME_SLOTS * sizeof(struct __pathprof_frame));
+    i = (unsigned long)e->r;
+    c = (struct chunk *)(void *)((char *)e - offsetof(struct chunk, f) - i * sizeof(struct __pathprof_frame));
+    if (i < PATHPROF_FRAME_SLOTS) {
+      ready(c, i);
+      return e;
+    }
     c = c->next ? c->next : new_chunk(c);
   }
   return c ? c->f : sink;

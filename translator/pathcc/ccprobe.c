@@ -347,6 +347,23 @@ bool pp_cc_keep_calls(const PPCompiler *c) {
          (pp_cc_macro(c, "__code_model_small__", 0) || pp_cc_macro(c, "__code_model_medium__", 0));
 }
 
+/* A compile for a shared object: __PIC__ without __PIE__ (initial-exec TLS would make each
+   object take glibc's static TLS, which has room for a few). */
+bool pp_cc_shared_code(const PPCompiler *c) {
+  return c->host && pp_cc_macro(c, "__PIC__", 0) && !pp_cc_macro(c, "__PIE__", 0);
+}
+
+/* TLS descriptors for a shared object's code: its thread-locals through a call that returns
+   the offset (a few instructions once the thread has the object's block) instead of
+   __tls_get_addr's; in an executable the linker rewrites them into its own access. */
+const char *pp_cc_tls_dialect(const PPCompiler *c, char **args, size_t n) {
+  if (!pp_cc_shared_code(c) || c->family != PP_CC_GCC) return NULL;
+  if (!pp_cc_macro(c, "__x86_64__", 0) && !pp_cc_macro(c, "__i386__", 0)) return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (!strncmp(args[i], "-mtls-dialect=", 14)) return NULL;
+  return "-mtls-dialect=gnu2";
+}
+
 /* The first place word occurs in the n bytes at s (not NUL-terminated), or NULL. */
 static const char *find_word(const char *s, size_t n, const char *word) {
   size_t w = strlen(word);

@@ -62,6 +62,13 @@ bool pp_cc_keep_calls(const PPCompiler *c);
 bool pp_cc_reads_comments(const PPCompiler *c, char **args, size_t n);
 /* Whether the preprocessed file ipath has a diagnostic pragma that may turn such a warning on. */
 bool pp_pragma_reads_comments(const char *ipath);
+/* Whether the compile makes code for a shared object (the compiler says __PIC__, not __PIE__)
+   for the host runtime: units then reach the runtime's thread-locals through the compiler's
+   dynamic TLS model, which any number of dlopen'ed objects can have, never initial-exec. */
+bool pp_cc_shared_code(const PPCompiler *c);
+/* The flag that makes such a compile use TLS descriptors (GCC for x86, when the user's flags
+   args[0..n) choose no dialect), or NULL. */
+const char *pp_cc_tls_dialect(const PPCompiler *c, char **args, size_t n);
 /* The family's name: gcc, clang, tcc or cc. */
 const char *pp_cc_family_name(PPCCFamily f);
 #endif

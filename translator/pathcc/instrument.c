@@ -395,6 +395,14 @@ static void frame_helpers(PPStr *s, const Unit *u, const char *ext) {
   pp_str_addf(s, "%s void __pathprof_pop(struct __pathprof_frame **pe) { if (*pe) __pathprof_sp = *pe; else *pe = &__pathprof_d; }\n", fn);
 }
 
+/* How a unit declares a thread-local of the host runtime: initial-exec in an executable (a
+   %fs-relative access with no call), the compiler's default model in a shared object (with
+   initial-exec, glibc would load only a few instrumented objects by dlopen). */
+static const char *tls_decl(const Unit *u, const char *ext) {
+  if (!*ext) return "_Thread_local ";
+  return u->o->dynamic_tls ? "__thread " : "__thread __attribute__((tls_model(\"initial-exec\"))) ";
+}
+
 static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache,
                      bool frames) {
   char *tables = c_string(u->o->tables_key ? u->o->tables_key : u->o->tables);
@@ -417,8 +425,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     p = m + strlen(macros[which]);
   }
   if (frames)  /* the thread's stack of frames: per thread where our host runtime is linked */
-    pp_str_addf(&s, "extern %sstruct __pathprof_frame *__pathprof_sp;\n",
-                !u->o->host ? "" : *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "_Thread_local ");
+    pp_str_addf(&s, "extern %sstruct __pathprof_frame *__pathprof_sp;\n", !u->o->host ? "" : tls_decl(u, ext));
   uint64_t n = u->tab.ncounters ? u->tab.ncounters : 1;
   if (how == PP_COUNT_ATOMIC_CARRY) pp_str_add(&s, aadd32);
   if (how == PP_COUNT_ATOMIC_MASKED) pp_str_add(&s, "void __pathprof_add_masked(unsigned long long *, unsigned long long);\n");
@@ -462,8 +469,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
                 *ext ? "__attribute__((__const__, __noinline__, __unused__)) " : "");
   if (frames) frame_helpers(&s, u, ext);
   if (u->o->mode == PP_MODE_OSP)  /* the runtime's skip counter, per thread where the host runtime is linked */
-    pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n",
-                u->o->osp_tls && *ext ? "__thread __attribute__((tls_model(\"initial-exec\"))) " : "");
+    pp_str_addf(&s, "extern %sunsigned long __pathprof_osp_skip;\n", u->o->osp_tls && *ext ? tls_decl(u, ext) : "");
   free(tables);
   return pp_str_take(&s);
 }

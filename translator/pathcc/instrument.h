@@ -30,6 +30,9 @@ typedef struct {
   bool trace;               /* also log block entries (the oracle build) */
   bool osp_tls;             /* osp: the skip counter is per thread (the compiler targets the host) */
   bool host;                /* the compiler targets the host: our POSIX runtime, with threads */
+  bool dynamic_tls;         /* code for a shared object (__PIC__ without __PIE__): the runtime's
+                               thread-locals are declared without initial-exec, so that any number
+                               of such objects loads with dlopen (glibc's static TLS is small) */
   int frames;               /* --frames=: PP_FRAMES_CALLS (the default), _ALL or _NONE */
   uint64_t array_limit;     /* functions with more paths count in the hash table */
   unsigned long hash_cap;   /* entries of the unit's hash table */

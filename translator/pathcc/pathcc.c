@@ -38,6 +38,7 @@ typedef struct {
   bool hash_cap_given;       /* --hash-cap was given */
   const char *interesting;   /* --interesting=SPEC */
   PPInteresting spec;        /* SPEC, read once */
+  const char *tls_dialect;   /* added to instrumented compiles for a shared object (ccprobe.c) */
 } Driver;
 
 static const char *self = "pathcc";
@@ -300,6 +301,7 @@ static int compile_with(Driver *d, const Plan *p, const char *input, bool origin
                         const char *errfile, const char *extra) {
   Args a = cmd(d);
   copy_options(&a, d, original ? linker_only : done_by_preprocessor);
+  if (!original && d->tls_dialect) VEC_PUSH(a, (char *)d->tls_dialect);
   if (extra) VEC_PUSH(a, (char *)extra);
   VEC_PUSH(a, p->asm_only ? "-S" : "-c");
   VEC_PUSH(a, (char *)input);
@@ -973,6 +975,8 @@ static int pathcc_main(int argc, char **argv) {
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
   d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
   d.opt.keep_calls = pp_cc_keep_calls(cc);
+  d.opt.dynamic_tls = pp_cc_shared_code(cc);  /* no initial-exec TLS, so any number of objects loads */
+  d.tls_dialect = pp_cc_tls_dialect(cc, d.args.v, d.args.n);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
