@@ -201,7 +201,7 @@ def llvm_agrees(g, c, starts, p, text=""):
 # on the line (the source, its number, its text and the three counts) and the reason. The first
 # class that matches wins; a line that matches none is unexplained.
 LOOP_HEAD = re.compile(r"(^|[;)]|\belse)\s*}?\s*(while\s*\(\s*[A-Za-z_0-9]+\s*\)|for\s*\([^;]*;\s*;[^;]*\))\s*{?\s*$")
-FOREVER = re.compile(r"(^|[;)]|\belse)\s*}?\s*for\s*\([^;]*;\s*;[^;]*\)\s*$")
+FOREVER = re.compile(r"^\s*for\s*\(\s*;\s*;\s*\)\s*$")
 LABEL = re.compile(r"^\s*[A-Za-z_][A-Za-z_0-9]*\s*:(?!:)")
 CASE = re.compile(r"^\s*(case\b[^:]*|default\s*):")
 JUMP = re.compile(r"^\s*}?\s*(return\b|goto\b|continue\b|break\b)")

@@ -426,23 +426,20 @@ static void const_conds(PPCoverage *cov, VGraph *v) {
   free(stack);
 }
 
-/* Is line ln of f a for loop's head without a condition, alone on its line ("for (;;)", maybe
-   with an init and a step), its body below it? */
+/* Is line ln of f nothing but "for (;;)" (no init, no step: their regions would count on the
+   line in clang), its body below it? */
 static bool forever_line(const PPCovFile *f, unsigned ln) {
+  static const char want[] = "for(;;)";
   char *t = cov_code_of(f, ln), *p = t;
   if (!t) return false;
-  while (isspace((unsigned char)*p)) p++;
-  bool yes = !strncmp(p, "for", 3) && !(isalnum((unsigned char)p[3]) || p[3] == '_');
-  if (yes) {
-    p += 3;
-    while (isspace((unsigned char)*p)) p++;
-    char *semi = *p == '(' ? strchr(p, ';') : NULL, *close = strrchr(p, ')');
-    if ((yes = semi != NULL && close != NULL && close > semi)) {
-      for (semi++; isspace((unsigned char)*semi); semi++) {}
-      for (close++; isspace((unsigned char)*close); close++) {}
-      yes = *semi == ';' && !*close;
-    }
+  size_t k = 0;
+  for (; *p && k < sizeof want - 1; p++) {
+    if (isspace((unsigned char)*p)) continue;
+    if (*p != want[k]) break;
+    k++;
   }
+  while (isspace((unsigned char)*p)) p++;
+  bool yes = k == sizeof want - 1 && !*p && strncmp(t + strspn(t, " \t"), "for", 3) == 0;
   free(t);
   return yes;
 }
