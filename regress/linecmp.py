@@ -147,9 +147,10 @@ def brace_only(text):
 
 
 def move_brace_regions(rows, src):
-    """A region that starts at a '{' alone on its line (the body under a function's name, a
-    for (;;) or an else) counts for the nearest line above with a count when no region starts
-    on that line or between (a function's name line above its parameters' lines)."""
+    """A region that starts at a '{' alone on its line (the body under a function's name or an
+    else) counts for the nearest line above with a count when no region starts on that line or
+    between (a function's name line above its parameters' lines). Under a for (;;) it stays: the
+    head line counts the loop's entries, the '{' line its rounds, as clang has them."""
     for ln in sorted(rows):
         g, c, starts, p = rows[ln]
         if not starts or ln > len(src) or not brace_only(src[ln - 1]):
@@ -159,7 +160,7 @@ def move_brace_regions(rows, src):
                 rows.get(k, (None, None, False, None))[3] is None and not rows.get(k, (None, None, False, None))[2]:
             k -= 1
         above = rows.get(k)
-        if k <= 0 or above is None or (above[0] is None and above[3] is None):
+        if k <= 0 or above is None or (above[0] is None and above[3] is None) or FOREVER.search(code_of(src[k - 1])):
             continue
         if above[2]:  # a region starts above too: only a loop head takes its body's count
             if LOOP_HEAD.search(code_of(src[k - 1])) and c is not None and (above[1] is None or c > above[1]):
@@ -200,6 +201,7 @@ def llvm_agrees(g, c, starts, p, text=""):
 # on the line (the source, its number, its text and the three counts) and the reason. The first
 # class that matches wins; a line that matches none is unexplained.
 LOOP_HEAD = re.compile(r"(^|[;)]|\belse)\s*}?\s*(while\s*\(\s*[A-Za-z_0-9]+\s*\)|for\s*\([^;]*;\s*;[^;]*\))\s*{?\s*$")
+FOREVER = re.compile(r"^\s*for\s*\(\s*;\s*;\s*\)\s*$")
 LABEL = re.compile(r"^\s*[A-Za-z_][A-Za-z_0-9]*\s*:(?!:)")
 CASE = re.compile(r"^\s*(case\b[^:]*|default\s*):")
 JUMP = re.compile(r"^\s*}?\s*(return\b|goto\b|continue\b|break\b)")
@@ -281,7 +283,8 @@ def t_llvm_other(src, ln, text, g, c, starts, p):
 
 
 CLASSES = [
-    ("loop head", t_loop_head, "a loop without a condition: pathprof and clang count its rounds; GCC folds the test away "
+    ("loop head", t_loop_head, "a loop without a condition: pathprof and clang count its rounds (a for (;;) alone on its "
+     "line its entries, the '{' below it the rounds); GCC folds the test away "
      "and gcov counts the line only when the body's scope has locals (the rounds that reached the body's end)"),
     ("no code", t_no_code, "GCC emits no code for the line (a statement that compiles to nothing, a condition it folds, "
      "a static function no caller uses); pathprof counts the statement, as clang does (--no-code=gcov leaves them "

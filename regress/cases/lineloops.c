@@ -1,7 +1,8 @@
 /* Case (issue 26, class 2): loop heads without a condition (for (;;), while (1)) count the
-   loop's rounds, as llvm-cov does; GCC folds the test and gcov shows no count, or, when the body's
-   scope has locals, the rounds that reached the body's end. A label after such a loop counts every
-   entry. */
+   loop's rounds, as llvm-cov does, except a for (;;) alone on its line: it counts the loop's
+   entries and the '{' below it the rounds (issue 40, clang's regions); GCC folds the test and gcov
+   shows no count, or, when the body's scope has locals, the rounds that reached the body's end.
+   A label after such a loop counts every entry. */
 #include <stdio.h>
 
 static int g;

@@ -33,6 +33,16 @@ done
 (cd "$d/p" && { diff -u /dev/null markers.c >all.diff; for fmt in json lcov; do
   "$top/bin/pathprof" coverage --diff all.diff --format $fmt -o diff.$fmt || exit 1; done; }) 2>"$d/p/diff.err" ||
   echo "not ok exclusions diff: pathprof coverage --diff failed: $(head -1 "$d/p/diff.err")"
+# the same with decision tables (--decisions=conditions): the --diff tracefile carries lcov 2.x's
+# MC/DC records as the plain one does (it had none), still byte for byte the plain one
+mkdir -p "$d/m" && cp "$top/regress/exclude/markers.c" "$d/m/"
+if (cd "$d/m" && "$top/bin/pathcc" --decisions=conditions gcc -O0 -o prog markers.c && ./prog >/dev/null &&
+    diff -u /dev/null markers.c >all.diff; "$top/bin/pathprof" coverage --format lcov -o plain.lcov &&
+    "$top/bin/pathprof" coverage --diff all.diff --format lcov -o diff.lcov) >"$d/m/log" 2>&1; then
+  if ! grep -q '^MCDC:' "$d/m/plain.lcov"; then echo "not ok exclusions diff lcov mcdc: the plain tracefile has no MCDC record"
+  elif cmp -s "$d/m/plain.lcov" "$d/m/diff.lcov"; then echo "ok exclusions diff lcov mcdc = plain"
+  else echo "not ok exclusions diff lcov mcdc = plain: $(diff "$d/m/plain.lcov" "$d/m/diff.lcov" | grep -c '^[<>]') lines differ"; fi
+else echo "not ok exclusions diff lcov mcdc: $(head -1 "$d/m/log")"; fi
 tools=""
 if command -v lcov >/dev/null 2>&1 && command -v gcovr >/dev/null 2>&1 &&
    (cd "$d/g" && gcc --coverage -O0 -o prog markers.c && ./prog >/dev/null &&

@@ -197,6 +197,29 @@ for def_, d, page in pages:
     if not marked or set(p.cmiss) - marked: bad.append('conditions marked %s, missing ones on %s' % (sorted(set(p.cmiss)), sorted(marked)))
     check(not bad, 'html ' + (d if page == 's0.html' else 'in chromium'), '; '.join(bad[:4]))
 
+# html index: an "MC/DC conditions" column in the total, file and function tables, each cell the
+# conditions shown of the document's decisions there (the last column of each row)
+idx = open('html/index.html').read()
+def last_cells(table):
+    m = re.search(r'<table id="%s">(.*?)</table>' % table, idx, re.S)
+    heads = re.findall(r'<th[^>]*>([^<]*)</th>', m.group(1)) if m else []
+    rows = re.findall(r'<tr class="(?:file|function)" id="([^"]*)"[^>]*>(.*?)</tr>', m.group(1), re.S) if m else []
+    if table == 'total' and m: rows = [('total', re.findall(r'<tbody>(.*?)</tbody>', m.group(1), re.S)[0])]
+    cells = {i: re.findall(r'<td[^>]*>(.*?)</td>', r, re.S) for i, r in rows}
+    return heads[-1:] == ['MC/DC conditions'], {i: re.sub(r'<[^>]+>', '', c[-1]).split()[0] if c else None for i, c in cells.items()}
+fn_names = {d['function'] for d in decs['masking']}
+want_fn = {f: '%d/%d' % (sum(d['covered'] for d in decs['masking'] if d['function'] == f),
+                         sum(len(d['conditions']) for d in decs['masking'] if d['function'] == f)) for f in fn_names}
+bad = []
+for table, want in (('total', {'total': '%d/%d' % (ncov, nc)}), ('files', {'s0': '%d/%d' % (ncov, nc)})):
+    head, got = last_cells(table)
+    if not head or any(got.get(k) != v for k, v in want.items()): bad.append('%s: %s, want %s' % (table, got, want))
+head, got = last_cells('functions')
+names = dict(re.findall(r'<tr class="function" id="(fn\d+)" data-name="(\S+)', idx))
+got_fn = {names[k]: v for k, v in got.items() if names.get(k) in fn_names}
+if not head or got_fn != want_fn: bad.append('functions: %s, want %s' % (got_fn, want_fn))
+check(not bad, 'html index column', '; '.join(bad))
+
 # a statements-mode build's reports carry no MC/DC
 st = json.load(open('../stmt/reg.json'))
 none = 'mcdc' not in st['summary'] and not any('mcdc' in f for f in st['files']) and 'MCDC:' not in open('../stmt/reg.lcov').read() \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What survives each way a program ends (README "Threads, fork, exec and crashes"): _exit; PATHPROF_SYNC and a torn last stream; every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; two programs sharing a profile append after one rewrite; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused.
+# What survives each way a program ends (README "Threads, fork, exec and crashes"): _exit; PATHPROF_SYNC and a torn last stream; every terminating signal with no handler (counts dumped, exit status kept), with the program's own handler and ignored; PATHPROF_SIGNALS=none; a setuid binary ignoring PATHPROF_*; symlinks planted at every name the runtime writes, never followed; appended streams rewritten as one when they outgrow the file; two programs sharing a profile append after one rewrite; continuous and normal runs on one file in every order; 64 writers under random SIGKILL (exact total, nothing left behind); tables changed after pathcc wrote them refused; a file named like the writers' temporary left alone.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=survive
 . "$top/regress/private.sh"
@@ -84,6 +84,13 @@ find "$d" -maxdepth 1 -type l -delete  # pathprof reads the dumps beside a profi
 if [ "$(cat "$d/victim")" != victim ]; then echo "not ok survive-symlinks: the victim was written through a link"
 elif ! grep -q 'symbolic link' "$d/sl4.err"; then echo "not ok survive-symlinks: a linked profile was not refused: $(head -1 "$d/sl4.err")"
 else echo "ok survive-symlinks"; same symlinks-counts "$sl" 2; fi
+
+# "<profile>.tmp" is the locked rewriters' temporary, but a write that makes none (the first
+# write, an append) leaves a file of that name alone: here it is another profile (each exit
+# removed it before)
+(cd "$d" && PATHPROF_FILE=$d/two.out.tmp ./prog && PATHPROF_FILE=$d/two.out ./prog && PATHPROF_FILE=$d/two.out ./prog)
+if [ -s "$d/two.out.tmp" ]; then same tmp-name-kept "$d/two.out.tmp" 1; same tmp-name-kept-other "$d/two.out" 2
+else echo "not ok survive-tmp-name-kept: the profile two.out.tmp was removed by the writes of two.out"; fi
 
 # continuous and normal runs on one file, in every order: normal first (the file becomes a
 # continuous one), continuous processes running while normal runs merge in place, killed after

@@ -174,3 +174,20 @@ if (cd "$d/spell/b1" && "$P" gcc -O1 -c ../src/two.c -o two.o && "$P" gcc -O1 -c
     echo "ok unrun one of two equal tables joins"
   else echo "not ok unrun one of two equal tables joins: status $rc: $(grep -A2 'never run' "$d/spell2.out" | tr '\n' ' ')"; fi
 else echo "not ok unrun spelling build: $(head -1 "$d/spell.log")"; fi
+
+# report shows the profile's program: tables of another program built in the same directory
+# (solo.c, its own program, never run) join only under --root; a unit with no functions (data.c,
+# linked in, data only) is never "built but never run", not even under --root
+mkdir -p "$d/scope"
+printf 'extern const char msg[];\nint main(void) { return msg[0] == 0; }\n' >"$d/scope/main.c"
+printf 'const char msg[] = "data only";\n' >"$d/scope/data.c"
+printf 'int solo(int x)\n{\n  if (x)\n    return 1;\n  return 0;\n}\nint main(void) { return solo(0); }\n' >"$d/scope/solo.c"
+if (cd "$d/scope" && "$P" gcc -O0 -o prog main.c data.c && "$P" gcc -O0 -o solo solo.c && ./prog) >"$d/scope.log" 2>&1; then
+  (cd "$d/scope" && "$R" report pathprof.out) >"$d/scope.out" 2>&1
+  (cd "$d/scope" && "$R" report --root . pathprof.out) >"$d/scope-root.out" 2>&1
+  if grep -q "never run" "$d/scope.out"; then echo "not ok unrun report is the profile's program: $(grep -A3 'never run' "$d/scope.out" | tr '\n' ' ')"
+  else echo "ok unrun report is the profile's program"; fi
+  if grep -q "built but never run: 1 unit$" "$d/scope-root.out" && grep -q "solo.c (2 functions)" "$d/scope-root.out"; then
+    echo "ok unrun report --root adds units never run, none without functions"
+  else echo "not ok unrun report --root adds units never run, none without functions: $(grep -A3 'never run' "$d/scope-root.out" | tr '\n' ' ')"; fi
+else echo "not ok unrun scope build: $(head -1 "$d/scope.log")"; fi

@@ -1,7 +1,7 @@
 /* filemerge.c: the locked merge of a run's counts into the profile file: appended as a stream of
    their own (the common case: one write of what the run counted), the file rewritten when the
    appended streams outgrow it, or added in place into a continuous file's regions; crash dumps
-   beside it join, and temporaries of dead writers go. */
+   beside it join, and temporaries of dead crash handlers go. */
 #include "posix.h"
 #include "profile/profile.h"
 #include <dirent.h>
@@ -133,8 +133,10 @@ static int digits_then(const char *s, const char *tail, long *pid)
 }
 
 /* Scans path's directory once: crash dumps are listed, and crash temporaries whose process is
-   gone (a handler killed mid-dump without O_TMPFILE) are removed; the writers' own temporary
-   "<path>.tmp" is a dead writer's, since the caller holds the lock. */
+   gone (a handler killed mid-dump without O_TMPFILE) are removed. The writers' own temporary
+   "<path>.tmp" is not touched here: only a write that makes one (a rewrite, a conversion to
+   continuous) removes a dead writer's leftover, in pp_open_new, under the lock; an append has no
+   business with a file of that name, which may be another profile ("prof" and "prof.tmp"). */
 static void scan_beside(const char *path, struct beside *bs)
 {
   const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
@@ -403,20 +405,14 @@ int __pathprof_merge_file(const char *path, const struct __pathprof_snapshot *ss
   struct pp_layout l;
   struct pp_profile q = {0};
   struct stat st;
-  size_t i, n = strlen(path) + 8;
+  size_t i;
   unsigned char *m = MAP_FAILED;
-  char *tmp;
   int fd = __pathprof_open_locked(path, &st, err, errlen), rc, look, fresh = 0;
 
   if (fd < 0)
     return -1;
   memset(&l, 0, sizeof l);
   memset(&bs, 0, sizeof bs);
-  if ((tmp = malloc(n))) { /* a dead writer's temporary (we hold the lock) */
-    snprintf(tmp, n, "%s.tmp", path);
-    unlink(tmp);
-    free(tmp);
-  }
   look = marked(path);
   if (st.st_size > 0)
     m = mmap(0, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);

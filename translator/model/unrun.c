@@ -24,8 +24,8 @@ typedef struct {
   FoundList *out;
 } Scan;
 
-/* Keeps tables whose checksum no unit of the profile has (osp units count no paths), read
-   once here: their source key decides which of them join. */
+/* Keeps tables whose checksum no unit of the profile has (osp units count no paths; a unit with
+   no functions has nothing to report), read once here: their source key decides which of them join. */
 static bool collect(const char *path, const struct stat *st, uint64_t sum, void *arg) {
   Scan *s = arg;
   char real[PATH_MAX], *err = NULL;
@@ -40,7 +40,11 @@ static bool collect(const char *path, const struct stat *st, uint64_t sum, void 
     free(f.path);
     return false;
   }
-  if (!strcmp(f.tab.mode, "osp")) { pp_tables_free(&f.tab); free(f.path); return false; }
+  if (!strcmp(f.tab.mode, "osp") || !f.tab.funcs.n) {  /* no paths, or nothing that could run */
+    pp_tables_free(&f.tab);
+    free(f.path);
+    return false;
+  }
   f.source = pp_file_key(&f.tab, f.tab.source);
   VEC_PUSH(*s->out, f);
   return false;

@@ -198,6 +198,11 @@ static bool mcdc_document(const CovOpts *o) {
   return o->mcdc >= 0 && (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "lcov") || !strcmp(fmt, "gcov"));
 }
 
+/* Whether the report is --diff's lcov tracefile, which carries MC/DC as the plain one does. */
+static bool diff_lcov_format(const CovOpts *o) {
+  return o->diff && !strcmp(formats[o->format].name, "lcov");
+}
+
 static void emit(FILE *f, const Report *r) {
   const char *fmt = formats[r->o->format].name;
   if (r->d) diff_writers[r->o->format](f, r->c, r->d, r->o->file);
@@ -288,7 +293,8 @@ static int run_coverage(int argc, char **argv) {
     pp_mcdc_explain(&c, &m);
     if ((m.no_decisions.n || m.edge_mode.n) && !m.decs.n && !refused) refused = "no decisions to show";  /* nothing: fail */
     rep.m = &m;
-  } else if (!o.diff && (o.mcdc >= 0 || pp_mcdc_possible(&c))) {  /* the report carries MC/DC where its format has a place */
+    if (o.diff) c.mcdc = &m;  /* the --diff tracefile's MC/DC records (text and JSON count their own) */
+  } else if ((!o.diff || diff_lcov_format(&o)) && (o.mcdc >= 0 || pp_mcdc_possible(&c))) {  /* where the format has room */
     pp_mcdc_build(&c, o.mcdc >= 0 ? (PPMcdcDef)o.mcdc : PP_MCDC_MASKING, &m);
     if (o.mcdc >= 0) pp_mcdc_explain(&c, &m);
     c.mcdc = &m;

@@ -15,8 +15,10 @@
    Where GCC's lowering gives a line a count that is not what ran there, the line keeps what
    ran (README, "Line counts against gcov and llvm-cov"): a user label counts every entry into it
    (GCC gives a conditional jump to a label a block of its own holding the label's line, so gcov
-   counts only those jumps there), a loop head without a condition counts the loop's rounds, and
-   the function's line counts its calls (GCC's first block also holds the top of a loop or a label
+   counts only those jumps there), a loop head without a condition counts the loop's rounds (a
+   for (;;) alone on its line its entries, the '{' below it the rounds, as clang), a case label in
+   front of a do-while the times control reaches it (GCC's block holds the loop's top too; both
+   as gcov with --no-code=gcov), and the function's line counts its calls (GCC's first block also holds the top of a loop or a label
    the body begins with, so gcov counts their rounds there). */
 #include "covint.h"
 #include <ctype.h>
@@ -252,12 +254,16 @@ static int run_pred(const VGraph *v, int b) {
   return any;
 }
 
-static void label_runs(VGraph *v) {
+/* With follow_gcov (--no-code=gcov) the top of a do-while joins the run of labels before it, as
+   in GCC, where it is a label of the compiler's: the labels' line then counts the loop's rounds.
+   Otherwise the run keeps a block of its own, and its line counts the times control reaches it,
+   as clang counts it. */
+static void label_runs(VGraph *v, bool follow_gcov) {
   for (size_t b = 0; b < v->b.n; b++) {
     VBlock *x = &v->b.v[b];
     if (!x->alive) continue;
     if (!x->label) {  /* the top of a do-while is a label of the compiler's: it joins a run before it */
-      if (!do_body(v, (int)b)) continue;
+      if (!follow_gcov || !do_body(v, (int)b)) continue;
       for (size_t i = 0; i < v->a.n; i++) {
         int only, p = v->a.v[i].src;
         if (v->a.v[i].dst != (int)b || p < 0 || p == v->ventry || !v->b.v[p].alive || out_arcs(v, p, &only) != 1) continue;
@@ -420,6 +426,70 @@ static void const_conds(PPCoverage *cov, VGraph *v) {
   free(stack);
 }
 
+/* Is line ln of f nothing but "for (;;)" (no init, no step: their regions would count on the
+   line in clang), its body below it? */
+static bool forever_line(const PPCovFile *f, unsigned ln) {
+  static const char want[] = "for(;;)";
+  char *t = cov_code_of(f, ln), *p = t;
+  if (!t) return false;
+  size_t k = 0;
+  for (; *p && k < sizeof want - 1; p++) {
+    if (isspace((unsigned char)*p)) continue;
+    if (*p != want[k]) break;
+    k++;
+  }
+  while (isspace((unsigned char)*p)) p++;
+  bool yes = k == sizeof want - 1 && !*p && strncmp(t + strspn(t, " \t"), "for", 3) == 0;
+  free(t);
+  return yes;
+}
+
+/* Is line ln of f nothing but an opening brace? */
+static bool brace_line(const PPCovFile *f, unsigned ln) {
+  char *t = cov_code_of(f, ln), *p = t;
+  if (!t) return false;
+  while (isspace((unsigned char)*p)) p++;
+  bool yes = *p == '{';
+  for (p += yes; yes && isspace((unsigned char)*p); p++) {}
+  yes = yes && !*p;
+  free(t);
+  return yes;
+}
+
+/* A for (;;) alone on its line counts the loop's entries, as clang counts it (its body's region
+   starts below): the head's block is split, the head line taking the arcs from before the loop,
+   the rest (with the '{' on the next line, which then counts the rounds) the back arcs. With
+   --no-code=gcov the head keeps gcov's reading (no code). */
+static void forever_heads(PPCoverage *cov, VGraph *v) {
+  size_t n = v->b.n;
+  for (size_t b = 0; b < n; b++) {
+    if (!v->b.v[b].alive || !v->b.v[b].lines.n) continue;
+    LRef head = v->b.v[b].lines.v[0];
+    const PPCovFile *f = &cov->files.v[head.file];
+    bool back = false;
+    uint64_t entries = 0;
+    for (size_t i = 0; i < v->a.n; i++)
+      if (v->a.v[i].dst == (int)b && v->a.v[i].src >= 0) {
+        back |= v->a.v[i].back;
+        if (!v->a.v[i].back) entries += v->a.v[i].count;
+      }
+    if (!back || !forever_line(f, head.line)) continue;
+    VBlock h;
+    memset(&h, 0, sizeof h);
+    h.alive = true;
+    h.count = entries;
+    VEC_PUSH(h.lines, head);
+    VEC_PUSH(v->b, h);
+    int nh = (int)v->b.n - 1;
+    VBlock *x = &v->b.v[b];
+    if (brace_line(f, head.line + 1)) x->lines.v[0].line = head.line + 1;
+    else drop_line(&x->lines, 0);
+    for (size_t i = 0; i < v->a.n; i++)
+      if (v->a.v[i].dst == (int)b && v->a.v[i].src >= 0 && !v->a.v[i].back) v->a.v[i].dst = nh;
+    add_arc(v, nh, (int)b, entries, false);
+  }
+}
+
 /* A place where activations stopped inside a block: the last line they ran, and how many. */
 typedef struct { int block, file; unsigned line; int64_t n; } Stop;
 
@@ -532,7 +602,8 @@ void cov_build_vgraph(PPCoverage *cov, PPCovFunc *c, VGraph *v) {
     x->label_lines = x->lines.n && only_labels(&cov->files.v[x->lines.v[0].file], x->lines.v[0].line) ? 1 : 0;
     x->has_user = x->last_user = x->user_label;
   }
-  label_runs(v);
+  label_runs(v, cov->gcov_nocode);
+  if (!cov->gcov_nocode) forever_heads(cov, v);
   const_conds(cov, v);
   if (cov->gcov_nocode) drop_nocode_lines(cov, c, v);
   split_stops(cov, c, v);

@@ -144,8 +144,8 @@ static const PPOpt report_opts[] = {
   { "top", 0, "N", "list the N hottest paths of the program and of each function (default 10)" },
   { "function", 0, "NAME", "only the function NAME" },
   { "test", 0, "NAME", "one test's counts (PATHPROF_TEST=NAME runs) instead of the totals" },
-  { "root", 0, "DIR", "look for the tables of units built but never run under DIR too (default: the current "
-                      "directory tree)" },
+  { "root", 0, "DIR", "also list the units built but never run whose tables are under DIR (by default only "
+                      "the profile's own units)" },
   { "strict", 0, NULL, "units without tables (a deleted test program) are an error (exit 1) instead of a warning" },
   { 0, 0, 0, 0 },
 };
@@ -155,14 +155,16 @@ const PPCommand pp_command_report = {
   "The hottest paths of the program and of each function, each as the source lines it runs through: "
   "count, share of the function's path executions, the path id and its lines. [loop] marks a path that "
   "starts at a loop head, [back] one that ends by taking a back edge. Partial paths are the prefixes of "
-  "activations that never finished (exit, abort, a fatal signal, longjmp, exec). Units built but never run "
-  "are listed at the end.",
+  "activations that never finished (exit, abort, a fatal signal, longjmp, exec). The program's units that "
+  "ran none of their functions are listed at the end (with --root, also units whose tables are found there).",
   report_opts, run_report,
 };
 
 /* A unit none of whose functions ran: found by its tables only, or registered (from its
-   constructor) without counting anything. */
+   constructor) without counting anything. A unit with no functions (data only) has nothing to
+   run. */
 static bool never_ran(const PPLoadedUnit *u) {
+  if (!u->tab.funcs.n) return false;
   if (u->unrun) return true;
   for (unsigned long long k = 0; k < u->rec->ncounters; k++)
     if (u->rec->counters[k]) return false;
@@ -194,7 +196,7 @@ static int run_report(int argc, char **argv) {
   file = pp_profile_name(file);
   PPLoaded l;
   if (pp_load_test(file, test, &l)) return 1;
-  int unrun = pp_load_unrun(&l, root), idle = 0;
+  int unrun = root ? pp_load_unrun(&l, root) : 0, idle = 0;  /* the profile's program, unless asked */
   for (size_t i = 0; i < l.units.n; i++) idle += never_ran(&l.units.v[i]);
   if (l.missing && !strict)
     fprintf(stderr, "pathprof report: %d unit%s of %s left out (no tables; --strict makes this an error)\n", l.missing,

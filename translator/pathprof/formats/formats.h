@@ -29,7 +29,8 @@ typedef struct {
   const void *arg;
 } PPLcovPick;
 /* File fi's lcov record (SF .. end_of_record), the excluded lines and branches left out;
-   pick NULL: every function and line, and MC/DC where the build has it. */
+   pick NULL: every function and line; MC/DC (where the build has it) of the decisions with a
+   condition on a picked line. */
 void pp_lcov_file(FILE *o, const PPCoverage *c, int fi, const PPLcovPick *pick);
 /* Cobertura XML (cobertura.c). */
 void pp_format_cobertura(FILE *o, const PPCoverage *c);

@@ -5,6 +5,7 @@
    the same state a click would, so a shared link or a headless browser sees it too. */
 #include "formats.h"
 #include "pathprof/diffcov.h"
+#include "mcdcfmt.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ typedef struct {
   int parent;        /* -1 for the root */
   int file;          /* coverage file index, or -1 for a directory */
   PPCovSum s;
+  PPMcdcSum m;       /* MC/DC conditions, in a build with decision tables */
   VEC(int) kids;
 } Node;
 
@@ -110,6 +112,9 @@ static void sum_up(Tree *t, int v) {
   for (size_t i = 0; i < t->v[v].kids.n; i++) {
     sum_up(t, t->v[v].kids.v[i]);
     pp_coverage_sum_add(&t->v[v].s, &t->v[t->v[v].kids.v[i]].s);
+    const PPMcdcSum *k = &t->v[t->v[v].kids.v[i]].m;
+    PPMcdcSum *m = &t->v[v].m;
+    m->dec += k->dec, m->dec_hit += k->dec_hit, m->cond += k->cond, m->cond_hit += k->cond_hit;
   }
 }
 
@@ -135,6 +140,7 @@ static void build_tree(Tree *t, const PPCoverage *c, const PPDiff *d) {
     int f = add_node(t, dir, p, strlen(p), (int)i);
     if (df) t->v[f].s = df->sum;
     else pp_coverage_sum_file(c, &c->files.v[i], &t->v[f].s);
+    if (c->mcdc) pp_mcdc_sum_file(c->mcdc, (int)i, &t->v[f].m);
   }
   for (size_t i = 0; i < t->v[0].kids.n; i++) join_chains(t, t->v[0].kids.v[i]);
   sum_up(t, 0);
@@ -178,14 +184,23 @@ static void sum_cells(FILE *o, const PPCovSum *s, bool diff) {
   else fputs("<td data-v=\"0\">-</td>", o);
 }
 
-/* Column heads; first > 0 numbers them (data-col, the cell index) to make them sortable. */
-static void sum_heads(FILE *o, bool diff, int first) {
+/* The MC/DC column's cell (a build with decision tables, not --diff): conditions shown. */
+static void mcdc_cell(FILE *o, const PPCoverage *c, bool diff, const PPMcdcSum *m) {
+  if (c->mcdc && !diff) cell(o, m->cond_hit, m->cond);
+}
+
+/* Column heads; first > 0 numbers them (data-col, the cell index) to make them sortable; with
+   mcdc, the MC/DC column last. */
+static void sum_heads(FILE *o, bool diff, int first, bool mcdc) {
   static const char *const full[] = { "lines", "functions", "blocks", "edges", "branches", "paths", "excluded", NULL };
   static const char *const part[] = { "changed lines", "branches", "functions", "paths through them", NULL };
   const char *const *h = diff ? part : full;
   for (int i = 0; h[i]; i++)
     if (first > 0) fprintf(o, "<th data-col=\"%d\">%s</th>", first + i, h[i]);
     else fprintf(o, "<th>%s</th>", h[i]);
+  if (!mcdc || diff) return;
+  if (first > 0) fprintf(o, "<th data-col=\"%d\">MC/DC conditions</th>", first + 7);
+  else fputs("<th>MC/DC conditions</th>", o);
 }
 
 /* Directory rows carry id d<N>, file rows s<N> (their page is s<N>.html); data-parent is the
@@ -212,6 +227,7 @@ static void tree_rows(FILE *o, const Tree *t, int v, const char *parent_path, in
     }
     fputs("</td>", o);
     sum_cells(o, &x->s, diff);
+    mcdc_cell(o, c, diff, &x->m);
     fputs("</tr>\n", o);
   }
   for (size_t i = 0; i < x->kids.n; i++) tree_rows(o, t, x->kids.v[i], path, v ? depth + 1 : 0, diff, c);
@@ -226,6 +242,7 @@ static void function_rows(FILE *o, const PPCoverage *c, const PPDiff *d) {
   if (d) fputs("<th data-col=\"3\">paths through changed lines</th>", o);
   else fputs("<th data-col=\"3\">lines</th><th data-col=\"4\">blocks</th><th data-col=\"5\">edges</th><th data-col=\"6\">branches</th>"
              "<th data-col=\"7\">paths</th>", o);
+  if (c->mcdc && !d) fputs("<th data-col=\"8\">MC/DC conditions</th>", o);
   fputs("</tr></thead><tbody>\n", o);
   size_t n = d ? d->funcs.n : c->funcs.n;
   for (size_t k = 0; k < n; k++) {
@@ -250,6 +267,10 @@ static void function_rows(FILE *o, const PPCoverage *c, const PPDiff *d) {
       cell(o, fn->branches_hit, fn->branches_total);
       if (fn->view->edges) fputs("<td data-v=\"-1\">edge mode</td>", o);
       else cell(o, fn->paths_executed, fn->f->g.npaths);
+      PPMcdcSum m = {0};
+      for (size_t i = 0; c->mcdc && i < c->mcdc->decs.n; i++)
+        if (c->mcdc->decs.v[i].func == fi) pp_mcdc_sum_add(&m, &c->mcdc->decs.v[i]);
+      mcdc_cell(o, c, false, &m);
     }
     fputs("</tr>\n", o);
   }
@@ -276,13 +297,14 @@ void pp_html_index(FILE *o, const PPCoverage *c, const char *profile, const PPDi
     fputs("</code>); changed lines are marked on each file's page.", o);
   }
   fputs("</p>\n<table id=\"total\"><thead><tr><th class=\"name\"></th>", o);
-  sum_heads(o, d != NULL, 0);
+  sum_heads(o, d != NULL, 0, c->mcdc != NULL);
   fputs("</tr></thead><tbody><tr><td class=\"name\"><b>total</b></td>", o);
   sum_cells(o, &t.v[0].s, d != NULL);
+  mcdc_cell(o, c, d != NULL, &t.v[0].m);
   fputs("</tr></tbody></table>\n", o);
   fputs("<p><input id=\"search\" type=\"search\" placeholder=\"Search files and functions\" autocomplete=\"off\"></p>\n", o);
   fputs("<section><h2>Files</h2><table id=\"files\">\n<thead><tr><th class=\"name\" data-col=\"name\">file</th>", o);
-  sum_heads(o, d != NULL, 1);
+  sum_heads(o, d != NULL, 1, c->mcdc != NULL);
   fputs("</tr></thead><tbody>\n", o);
   tree_rows(o, &t, 0, "", 0, d != NULL, c);
   fputs("</tbody></table></section>\n", o);

@@ -49,7 +49,7 @@ void pp_lcov_file(FILE *o, const PPCoverage *c, int fi, const PPLcovPick *pick) 
   fprintf(o, "TN:\nSF:%s\n", pp_coverage_file_name(f));
   lcov_functions(o, c, f, pick);
   lcov_branches(o, f, pick);
-  if (c->mcdc && !pick) pp_mcdc_lcov_file(o, c->mcdc, fi);  /* lcov 2.x MC/DC records */
+  if (c->mcdc) pp_mcdc_lcov_file(o, c->mcdc, fi, pick ? pick->line : NULL, pick ? pick->arg : NULL);  /* lcov 2.x */
   unsigned lf = 0, lh = 0;
   for (unsigned ln = 1; ln <= f->nlines; ln++)
     if (pp_line_counted(f, ln) && picked_line(pick, ln)) {

@@ -207,9 +207,17 @@ static void lcov_decision(FILE *o, const PPMcdcDecision *d, unsigned *found, uns
     }
 }
 
-void pp_mcdc_lcov_file(FILE *o, const PPMcdc *m, int file) {
+/* Whether line picks a condition of d: no picker, or one of its conditions on a picked line. */
+static bool lcov_picked(const PPMcdcDecision *d, bool (*line)(const void *, unsigned), const void *arg) {
+  bool any = !line;
+  for (int k = 0; k < d->d->n && !any; k++) any = line(arg, d->conds[k].line);
+  return any;
+}
+
+void pp_mcdc_lcov_file(FILE *o, const PPMcdc *m, int file, bool (*line)(const void *, unsigned), const void *arg) {
   unsigned found = 0, hit = 0;
-  for (size_t i = m->file_start[file]; i < m->file_start[file + 1]; i++) lcov_decision(o, &m->decs.v[m->by_file[i]], &found, &hit);
+  for (size_t i = m->file_start[file]; i < m->file_start[file + 1]; i++)
+    if (lcov_picked(&m->decs.v[m->by_file[i]], line, arg)) lcov_decision(o, &m->decs.v[m->by_file[i]], &found, &hit);
   if (found) fprintf(o, "MCF:%u\nMCH:%u\n", found, hit);
 }
 
@@ -218,7 +226,7 @@ void pp_mcdc_lcov(FILE *o, const PPCoverage *c, const PPMcdc *m) {
   for (size_t f = 0; f < c->files.n; f++) {
     if (m->file_start[f] == m->file_start[f + 1]) continue;
     fprintf(o, "SF:%s\n", pp_coverage_file_name(&c->files.v[f]));
-    pp_mcdc_lcov_file(o, m, (int)f);
+    pp_mcdc_lcov_file(o, m, (int)f, NULL, NULL);
     fputs("end_of_record\n", o);
   }
   for (size_t i = 0; i < m->decs.n; i++) {

@@ -17,8 +17,9 @@ const char *pp_mcdc_def_name(PPMcdcDef d);
 void pp_mcdc_gcov_decision(FILE *o, const PPMcdcDecision *d);
 /* A decision as doc/coverage-json.md's "MC/DC" gives it. */
 json_t *pp_mcdc_jdecision(const PPCoverage *c, const PPMcdcDecision *d);
-/* The MCDC, MCF and MCH records of the decisions of file (nothing when it has none). */
-void pp_mcdc_lcov_file(FILE *o, const PPMcdc *m, int file);
+/* The MCDC, MCF and MCH records of the decisions of file (nothing when it has none); with line,
+   only the decisions with a condition on a line it picks (coverage --diff). */
+void pp_mcdc_lcov_file(FILE *o, const PPMcdc *m, int file, bool (*line)(const void *, unsigned), const void *arg);
 
 /* Summary per function, then each decision's executed vectors and each condition's verdict. */
 void pp_mcdc_text(FILE *o, const PPCoverage *c, const PPMcdc *m, const char *profile);
