@@ -14,7 +14,7 @@ static inline void incref(struct obj *o) { o->refcnt++; }
 static inline int clamp(int x) { return x < 0 ? 0 : x; }  /* ?: is no branch of the CFG here */
 static inline int plus(int a, int b) { return a + b; }
 static int twice(int x) { return 2 * x; }
-static int unused(int x) { return x + 1; }
+static inline int unused(int x) { return x + 1; }
 static int (*volatile fp)(int) = twice;
 
 static int walk(struct obj *o, int depth) {
