@@ -312,10 +312,78 @@ static uint64_t ppp_slots(const PPLoadedUnit *u, const PPTabFunc *f, PPPathCount
   return holes;
 }
 
+/* Whether block b is one of blocks[0..n). */
+static bool has_block(const int *blocks, int n, int b) {
+  for (int i = 0; i < n; i++)
+    if (blocks[i] == b) return true;
+  return false;
+}
+
+/* Whether a stop at site ran the derived call c (it stopped in c's block after c). */
+static bool stopped_after(const PPDerivedCall *c, uint64_t site) {
+  for (size_t k = 0; k < c->after.n; k++)
+    if ((uint64_t)c->after.v[k] == (site & PP_SITE_LAST) && !(site & PP_SITE_BEFORE)) return true;
+  return false;
+}
+
+/* The times the derived function f's calls from function fn ran: each executed path of fn that
+   passes a call's block ran it once; each partial path that passed it, or stopped after it in
+   its block, once too (a negative partial count takes one back). */
+static int64_t calls_from(const PPLoadedUnit *u, const PPTabFunc *f, int fn) {
+  const PPTabFunc *g = &u->tab.funcs.v[fn];
+  size_t n, cap = g->g.edges.n + 2;
+  uint64_t ovf;
+  int64_t total = 0;
+  int *blocks = pp_xmalloc(sizeof(int) * cap), *es = pp_xmalloc(sizeof(int) * cap);
+  PPPathCount *p = pp_function_paths(u, fn, &n, &ovf);
+  for (size_t i = 0; i < n; i++) {
+    bool a, b;
+    int nb = pp_path_blocks(&g->g, p[i].id, blocks, (int)cap, &a, &b);
+    for (size_t k = 0; k < f->from.n; k++)
+      if (f->from.v[k].fn == fn && has_block(blocks, nb, f->from.v[k].block)) total += (int64_t)p[i].count;
+  }
+  free(p);
+  uint64_t *d = NULL;
+  for (unsigned long long i = 0; i < u->rec->npart; i++) {
+    const struct pp_part *q = &u->rec->part[i];
+    uint64_t id;
+    if (q->fn != (unsigned long long)fn) continue;
+    if (!d) d = pp_partial_offsets(g);
+    int ne = pp_partial_decode(u, g, d, q, es, &id), stop = pp_partial_block(g, q->site), nb = 0;
+    if (ne < 0) continue;
+    if (ne == 0 || g->g.edges.v[es[0]].kind != EK_DUMMY_ENTRY) blocks[nb++] = PP_ENTRY;
+    for (int e = 0; e < ne; e++) blocks[nb++] = g->g.edges.v[es[e]].dst;
+    for (size_t k = 0; k < f->from.n; k++) {
+      const PPDerivedCall *c = &f->from.v[k];
+      if (c->fn == fn && (c->block == stop ? stopped_after(c, q->site) : has_block(blocks, nb, c->block)))
+        total += q->count;
+    }
+  }
+  free(d); free(blocks); free(es);
+  return total;
+}
+
+/* A derived function's one path: the sum over the functions that call it. */
+static PPPathCount *derived_paths(const PPLoadedUnit *u, const PPTabFunc *f, size_t *n) {
+  int64_t total = 0;
+  for (size_t k = 0; k < f->from.n; k++) {
+    bool seen = false;  /* each calling function once: calls_from takes all its calls */
+    for (size_t j = 0; j < k && !seen; j++) seen = f->from.v[j].fn == f->from.v[k].fn;
+    if (!seen) total += calls_from(u, f, f->from.v[k].fn);
+  }
+  *n = total > 0;
+  if (!*n) return NULL;
+  PPPathCount *p = pp_xmalloc(sizeof *p);
+  p->id = 0;
+  p->count = (uint64_t)total;
+  return p;
+}
+
 PPPathCount *pp_function_paths(const PPLoadedUnit *u, int fn, size_t *n, uint64_t *overflow) {
   const PPTabFunc *f = &u->tab.funcs.v[fn];
   VEC(PPPathCount) v = {0};
   *overflow = 0;
+  if (f->derived) return derived_paths(u, f, n);
   if (pp_tables_edge_mode(&u->tab) ||
       (!f->hash && !f->kpath && f->offset + (f->ppp_array ? f->num.slots - 1 : f->g.npaths) >= u->rec->ncounters)) {
     /* no paths: counters sit on edges, or there are none (an osp unit) */

@@ -70,6 +70,18 @@ static void ppp_json(json_t *o, const PPTabFunc *f) {
 
 bool pp_tables_edge_mode(const PPTables *t) { return t->mode && !strcmp(t->mode, "edge"); }
 
+/* A derived function's calls: [fn, block, [stop sites after the call]] each. */
+static json_t *derived_json(const PPTabFunc *f) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < f->from.n; i++) {
+    const PPDerivedCall *c = &f->from.v[i];
+    json_t *after = json_array();
+    for (size_t k = 0; k < c->after.n; k++) json_array_append_new(after, json_integer(c->after.v[k]));
+    json_array_append_new(a, json_pack("[iio]", c->fn, c->block, after));
+  }
+  return a;
+}
+
 static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
   json_t *blocks = json_array(), *edges = json_array();
   for (size_t i = 0; i < f->g.blocks.n; i++) json_array_append_new(blocks, block_json(&f->g.blocks.v[i]));
@@ -78,10 +90,11 @@ static json_t *func_json(const PPTabFunc *f, bool edge_mode) {
   json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:s, s:s, s:o, s:o, s:i, s:i}", "name", f->name,
                         "file", f->file, "line", (int)f->line, "end_line", (int)f->end_line,
                         "paths", u64_str(f->g.npaths),
-                        "counter", f->kpath ? "kpath" : f->hash ? "hash" : f->ppp_array ? "ppp" : "array",
+                        "counter", f->derived ? "derived" : f->kpath ? "kpath" : f->hash ? "hash" : f->ppp_array ? "ppp" : "array",
                         "register", f->wide ? "unsigned long long" : "unsigned long",
                         "blocks", blocks, "edges", edges, "probes", f->probes, "cfg_edges", f->cfg_edges);
-  if (!f->hash && !f->kpath) json_object_set_new(o, "offset", u64_str(f->offset));
+  if (!f->hash && !f->kpath && !f->derived) json_object_set_new(o, "offset", u64_str(f->offset));
+  if (f->derived) json_object_set_new(o, "derived", derived_json(f));
   if (f->name_line) json_object_set_new(o, "name_line", json_integer(f->name_line));
   if (f->src_hash) json_object_set_new(o, "source_hash", u64_str(f->src_hash));
   if (edge_mode) {  /* the virtual exit->entry edge counts among the edges */
@@ -401,6 +414,41 @@ static int read_splits(PPTabFunc *f, json_t *a) {
   return rc;
 }
 
+/* A derived function's calls (derived_json); their functions and blocks are checked once the
+   unit's functions are all read (check_derived). */
+static int read_derived(PPTabFunc *f, json_t *a) {
+  size_t i, k;
+  json_t *x, *s;
+  if (!json_is_array(a)) return -1;
+  json_array_foreach(a, i, x) {
+    json_t *after = json_array_get(x, 2);
+    PPDerivedCall c = { (int)json_integer_value(json_array_get(x, 0)), (int)json_integer_value(json_array_get(x, 1)), {0} };
+    if (!json_is_array(x) || json_array_size(x) != 3 || !json_is_array(after)) return -1;
+    json_array_foreach(after, k, s) VEC_PUSH(c.after, (int)json_integer_value(s));
+    VEC_PUSH(f->from, c);
+  }
+  return 0;
+}
+
+/* Every derived function has one path and names calls from counted functions of the unit, in
+   blocks those functions have, stopping at sites they have. */
+static int check_derived(const PPTables *t) {
+  for (size_t i = 0; i < t->funcs.n; i++) {
+    const PPTabFunc *f = &t->funcs.v[i];
+    if (!f->derived) continue;
+    if (f->g.npaths != 1 || f->hash || f->kpath || f->ppp) return -1;
+    for (size_t k = 0; k < f->from.n; k++) {
+      const PPDerivedCall *c = &f->from.v[k];
+      if (c->fn < 0 || (size_t)c->fn >= t->funcs.n || t->funcs.v[c->fn].derived) return -1;
+      const PPTabFunc *g = &t->funcs.v[c->fn];
+      if (c->block < 0 || (size_t)c->block >= g->g.blocks.n) return -1;
+      for (size_t s = 0; s < c->after.n; s++)
+        if (c->after.v[s] <= 0 || (size_t)c->after.v[s] >= g->stops.n) return -1;
+    }
+  }
+  return 0;
+}
+
 /* Rebuilds one function's DAG and renumbers it; the stored values must come out again. */
 static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   const char *name = json_string_value(json_object_get(o, "name"));
@@ -415,9 +463,11 @@ static int read_func(PPTabFunc *f, json_t *o, int nfiles, bool ppp) {
   if (json_object_get(o, "source_hash") && get_u64(o, "source_hash", &f->src_hash)) return -1;
   f->hash = !strcmp(str_or(o, "counter", ""), "hash");
   f->kpath = !strcmp(str_or(o, "counter", ""), "kpath");
+  f->derived = !strcmp(str_or(o, "counter", ""), "derived");
   f->probes = (int)json_integer_value(json_object_get(o, "probes"));
   f->cfg_edges = (int)json_integer_value(json_object_get(o, "cfg_edges"));
-  if (!f->hash && !f->kpath && get_u64(o, "offset", &f->offset)) return -1;
+  if (!f->hash && !f->kpath && !f->derived && get_u64(o, "offset", &f->offset)) return -1;
+  if (f->derived && read_derived(f, json_object_get(o, "derived"))) return -1;
   json_t *entry = json_object_get(o, "entry_counter");
   f->counters = (int)json_integer_value(json_object_get(o, "counters"));
   f->entry_slot = entry ? (int)json_integer_value(entry) : -1;
@@ -504,6 +554,10 @@ static int tables_from_json(json_t *root, const char *path, PPTables *t, char **
     if (s.file < 0 || (size_t)s.file >= t->files.n) s.file = 0;
     VEC_PUSH(t->skipped, s);
   }
+  if (check_derived(t)) {
+    *err = pp_xasprintf("%s: a derived function names calls the unit does not have", path);
+    goto done;
+  }
   rc = 0;
 done:
   json_decref(root);
@@ -544,6 +598,8 @@ void pp_tables_free(PPTables *t) {
     pp_ppp_free(&t->funcs.v[i].num);
     VEC_FREE(t->funcs.v[i].stops);
     VEC_FREE(t->funcs.v[i].splits);
+    for (size_t k = 0; k < t->funcs.v[i].from.n; k++) VEC_FREE(t->funcs.v[i].from.v[k].after);
+    VEC_FREE(t->funcs.v[i].from);
   }
   for (size_t i = 0; i < t->skipped.n; i++) { free(t->skipped.v[i].name); free(t->skipped.v[i].why); }
   VEC_FREE(t->files); VEC_FREE(t->funcs); VEC_FREE(t->skipped);

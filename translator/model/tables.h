@@ -19,6 +19,10 @@ typedef struct { int block, file; unsigned line; bool builtin_setjmp; } PPStop;
 typedef struct { int site, slot; } PPSplit;
 #define PP_SPLIT_LAST (-2)
 
+/* A call of a derived function (counter "derived"): it runs in block `block` of function fn of
+   the same unit, once each time a path of fn passes that block; a partial path of fn that
+   stopped in that block at one of the stop sites after[] (calls that end after it) ran it too. */
+typedef struct { int fn, block; VEC(int) after; } PPDerivedCall;
 typedef struct {
   char *name;
   int file;
@@ -40,6 +44,8 @@ typedef struct {
   int ppp_bits;         /* the register's low field: Ball-Larus id; above it the PPP id */
   VEC(PPStop) stops;    /* by site: the frames' call sites (tables without them: none) */
   VEC(PPSplit) splits;  /* edge mode: the stop groups its counters solve, by block and order */
+  bool derived;         /* path mode: one path, no counter; its count is its calls' (from) */
+  VEC(PPDerivedCall) from;
 } PPTabFunc;
 
 

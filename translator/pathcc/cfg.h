@@ -45,6 +45,8 @@ typedef struct {
   bool quiet;          /* one of those that returns (not the exec family): it stops the
                           activation only by a fault */
   char *callee;        /* the function named (NULL for a call through a pointer) */
+  bool cond;           /* its block may run without it: an operand that &&, || or ?: evaluate
+                          only sometimes, where the graph keeps the operator whole */
   bool mark;           /* the frame records this call's site before it runs */
   int split;           /* edge mode's split site: a statement of the same block that starts after
                           the call's statement, where its group's returns can be counted (-1:

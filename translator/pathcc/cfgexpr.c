@@ -245,11 +245,16 @@ static bool ending_builtin(const char *n) {
   return false;
 }
 
-/* Records (or moves to the current block) the call c at nesting depth d. */
-static void note_call(Builder *b, CXCursor c, int d) {
+/* Records (or moves to the current block) the call c at nesting depth d; cond: it may not run
+   when its block does. */
+static void note_call(Builder *b, CXCursor c, int d, bool cond) {
   unsigned off = start_of(c), end = end_of(c);
   for (size_t i = 0; i < b->f->calls.n; i++)
-    if (b->f->calls.v[i].off == off && b->f->calls.v[i].end == end) { b->f->calls.v[i].block = b->cur; return; }
+    if (b->f->calls.v[i].off == off && b->f->calls.v[i].end == end) {
+      b->f->calls.v[i].block = b->cur;
+      b->f->calls.v[i].cond = cond;
+      return;
+    }
   bool constant;
   CXCursor fn = callee_of(c, &constant);
   CXString n = clang_getCursorSpelling(fn);
@@ -258,27 +263,45 @@ static void note_call(Builder *b, CXCursor c, int d) {
   bool builtin = name && !strncmp(name, "__builtin_", 10) && !sj && !ending_builtin(name);
   PPCall call = { off, end, b->cur, 0, 0, d, sj, sj && !strcmp(name, "__builtin_setjmp"),
                   name && (nothrow_builtin(name) || exec_name(name)), name && nothrow_builtin(name),
-                  name ? pp_xstrdup(name) : NULL, false, -1 };
+                  name ? pp_xstrdup(name) : NULL, cond, false, -1 };
   clang_disposeString(n);
   if (builtin || constant) { free(call.callee); return; }  /* compiler intrinsics: nothing to stop in */
   call.line = presumed(b, clang_getRangeEnd(clang_getCursorExtent(c)), &call.file);
   VEC_PUSH(b->f->calls, call);
 }
 
+/* Whether c's operand i runs only sometimes when c runs: the right of && and ||, the arms of
+   ?:, and (unknown to libclang's C API, so taken as such) every later operand of a node it does
+   not expose, as GNU's a ?: b, and anything in a statement expression. */
+static bool sometimes(Builder *b, CXCursor c, const Kids *kk, size_t i) {
+  switch (kind(c)) {
+  case CXCursor_BinaryOperator: {
+    if (i == 0 || kk->n != 2) return false;
+    unsigned o = cfg_skip_ws(b->src, end_of(kk->v[0]));
+    const char *t = b->src->text + o;
+    return o + 2 <= b->src->len && (t[0] == '&' || t[0] == '|') && t[1] == t[0];
+  }
+  case CXCursor_ConditionalOperator: return i > 0;
+  case CXCursor_UnexposedExpr: return i > 0;
+  case CXCursor_StmtExpr: return true;
+  default: return false;
+  }
+}
+
 /* The calls evaluated under c, at nesting depth d; sizeof, _Alignof and _Generic evaluate
    nothing, and static locals are initialized before the program runs. */
-static void calls_under(Builder *b, CXCursor c, int d) {
+static void calls_under(Builder *b, CXCursor c, int d, bool cond) {
   enum CXCursorKind k = kind(c);
   if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || !runs_here(c) ||
       k == CXCursor_FunctionDecl || clang_isAttribute(k) || (clang_isDeclaration(k) && k != CXCursor_VarDecl))
     return;
-  if (k == CXCursor_CallExpr) note_call(b, c, d++);
+  if (k == CXCursor_CallExpr) note_call(b, c, d++, cond);
   Kids kk = kids(c);
-  for (size_t i = 0; i < kk.n; i++) calls_under(b, kk.v[i], d);
+  for (size_t i = 0; i < kk.n; i++) calls_under(b, kk.v[i], d, cond || sometimes(b, c, &kk, i));
   VEC_FREE(kk);
 }
 
-void cfg_note_calls(Builder *b, CXCursor c) { calls_under(b, c, 0); }
+void cfg_note_calls(Builder *b, CXCursor c) { calls_under(b, c, 0, false); }
 
 static int by_offset(const void *x, const void *y) {
   const PPCall *a = x, *c = y;

@@ -37,6 +37,7 @@
   X(enum CXCursorKind, clang_getCursorKind, (CXCursor a), (a)) \
   X(CXSourceLocation, clang_getCursorLocation, (CXCursor a), (a)) \
   X(CXCursor, clang_getCursorReferenced, (CXCursor a), (a)) \
+  X(enum CXLinkageKind, clang_getCursorLinkage, (CXCursor a), (a)) \
   X(CXString, clang_getCursorSpelling, (CXCursor a), (a)) \
   X(CXType, clang_getCursorType, (CXCursor a), (a)) \
   X(CXDiagnostic, clang_getDiagnostic, (CXTranslationUnit a, unsigned b), (a, b)) \

@@ -3,6 +3,7 @@
 #include "clangload.h"
 #include "cfg.h"
 #include "dag.h"
+#include "derive.h"
 #include "execcalls.h"
 #include "model/number.h"
 #include "place.h"
@@ -500,6 +501,10 @@ static uint64_t checksum(const Unit *u) {
       int64_t p[2] = { (int64_t)e->inc, e->slot };
       h = pp_fnv1a(h, p, sizeof p);
     }
+  for (size_t i = 0; i < u->tab.funcs.n; i++) {  /* derived functions have no counters */
+    unsigned char d = u->tab.funcs.v[i].derived;
+    h = pp_fnv1a(h, &d, 1);
+  }
   if (u->o->interesting) {  /* the interesting sets decide what each counter means */
     snprintf(opts, sizeof opts, " mode=ppp %016" PRIx64 " keep=%" PRIu64, u->ppp_digest, u->o->ppp_keep_array);
     h = pp_fnv1a(h, opts, strlen(opts));
@@ -732,6 +737,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
   for (size_t i = 0; i < u->funcs.n; i++) {
     PPTabFunc *t = &u->tab.funcs.v[i];
     PPGraph *g = &u->funcs.v[i].g;
+    if (t->derived) continue;  /* compiled as written: its callers' paths count it */
     bool *probe = pp_xcalloc(g->edges.n + 1, sizeof(bool));
     uint64_t *expect = t->ppp_array ? pp_ppp_expect(&t->num, t->ppp_bits) : NULL;
     PPLayout lay = { (int)i, t->hash, t->offset, t->wide, u->o->trace, u->o->counter_bits, u->o->mode == PP_MODE_OSP, ext, how,
@@ -811,6 +817,8 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   if (o->placement_profile) u.weights = pp_profweights_load(o->placement_profile, o->source, &u.weights_err);
   collect_errors(&u);
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
+  if (o->derive && o->mode == PP_MODE_PATH && !o->trace && u.funcs.n)
+    pp_derive(u.tu, u.funcs.v, u.tab.funcs.v, u.funcs.n, &u.tab.ncounters);
   u.tab.checksum = checksum(&u);
   u.tab.source = pp_xstrdup(o->source);
   u.tab.mode = pp_xstrdup(pp_mode_name(o->mode));

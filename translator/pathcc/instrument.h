@@ -37,6 +37,8 @@ typedef struct {
   uint64_t array_limit;     /* functions with more paths count in the hash table */
   unsigned long hash_cap;   /* entries of the unit's hash table */
   bool system_headers;      /* also instrument functions defined in system headers */
+  bool derive;              /* path mode: one-path helpers called only from counted code get no
+                               counter; their count follows from their callers' (derive.c) */
   bool conditions;          /* --decisions=conditions: &&, || and ?: are decisions */
   unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
   int update;               /* --update=: PP_UPDATE_SINGLE, _ATOMIC, _PREFER_ATOMIC or _AUTO */

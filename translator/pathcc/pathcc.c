@@ -785,6 +785,8 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--strict")) d->strict = true;
   else if (!strcmp(a, "--verbose")) d->verbose = true;
   else if (!strcmp(a, "--system-headers")) d->opt.system_headers = true;
+  else if (!strcmp(a, "--derive=on") || !strcmp(a, "--derive=off")) d->opt.derive = a[10] == 'n';
+  else if (!strncmp(a, "--derive=", 9)) die("unknown value in %s (on or off)", a);
   else if (!strcmp(a, "--try-compiles")) d->try_compiles = true;
   else if (!strcmp(a, "--frames=calls")) d->opt.frames = PP_FRAMES_CALLS;
   else if (!strcmp(a, "--frames=all")) d->opt.frames = PP_FRAMES_ALL;
@@ -925,6 +927,7 @@ static int pathcc_main(int argc, char **argv) {
   Driver d;
   memset(&d, 0, sizeof d);
   d.opt.array_limit = 4096;
+  d.opt.derive = true;
   d.opt.hash_cap = 4096;
   d.opt.counter_bits = 64;
   d.opt.k = 4;

@@ -31,7 +31,7 @@ static bool same_source(const char *a, const char *b) {
 static void path_counts(const PPTabFunc *f, int fn, const struct pp_unitrec *u, uint64_t *count) {
   const PPGraph *g = &f->g;
   int m = (int)g->edges.n, *es = pp_xmalloc(sizeof(int) * ((size_t)m + 1));
-  uint64_t n = f->hash ? u->nhash : f->g.npaths;
+  uint64_t n = f->derived ? 0 : f->hash ? u->nhash : f->g.npaths;  /* derived: one path, nothing to place */
   for (uint64_t i = 0; i < n; i++) {
     uint64_t id = f->hash ? u->hash[i].id : i;
     unsigned long long c = f->hash ? (u->hash[i].fn == (unsigned long long)fn ? u->hash[i].count : 0) : u->counters[f->offset + i];

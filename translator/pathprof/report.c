@@ -82,9 +82,10 @@ static void print_partials(const PPFuncView *v, size_t top) {
 
 static void print_function(const PPFuncView *v, size_t top) {
   const PPTabFunc *f = &v->u->tab.funcs.v[v->fn];
-  printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, %d probes on %d edges%s",
-         f->name, pp_base_name(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths, f->probes,
-         f->cfg_edges, f->hash ? ", hash table" : "");
+  printf("\n%s (%s:%u-%u): %" PRIu64 " path executions, %zu of %" PRIu64 " paths executed, ", f->name,
+         pp_base_name(v->u->tab.files.v[f->file]), f->line, f->end_line, v->total, v->n, f->g.npaths);
+  if (f->derived) printf("counted from its callers' paths");
+  else printf("%d probes on %d edges%s", f->probes, f->cfg_edges, f->hash ? ", hash table" : "");
   if (f->ppp) printf(", %zu interesting in %" PRIu64 " ppp slots", f->num.n, f->ppp_array ? f->num.slots : 0);
   if (v->copies > 1) printf(", compiled into %d units", v->copies);
   printf("\n");
@@ -379,8 +380,8 @@ static void dump_tables(const PPTables *t) {
   for (size_t i = 0; i < t->funcs.n; i++) {
     const PPTabFunc *f = &t->funcs.v[i];
     printf("function %zu %s (%s:%u-%u): %" PRIu64 " paths, %s", i, f->name, t->files.v[f->file], f->line, f->end_line,
-           f->g.npaths, f->hash ? "hash" : "array");
-    if (!f->hash) printf(" at %" PRIu64, f->offset);
+           f->g.npaths, f->derived ? "derived" : f->hash ? "hash" : "array");
+    if (!f->hash && !f->derived) printf(" at %" PRIu64, f->offset);
     printf(", %d probes on %d edges\n", f->probes, f->cfg_edges);
     if (f->entry_slot >= 0) printf("  entries counted in counter %" PRIu64 "\n", f->offset + (uint64_t)f->entry_slot);
     if (f->ppp) {
