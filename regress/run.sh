@@ -6,7 +6,7 @@
 # The tests that took longest last time (regress/out/times.txt) start first, so the long ones
 # do not end the run alone; apt-get runs one at a time (two at once fail on dpkg's lock).
 top=$(cd "$(dirname "$0")/.." && pwd)
-out="$top/regress/out"; mkdir -p "$out/.results" || exit 1
+out="$top/regress/out"; mkdir -p "$out" || exit 1
 
 # now_ms: wall-clock milliseconds (date +%N is GNU; elsewhere whole seconds)
 now_ms() {
@@ -23,7 +23,7 @@ if [ "${1:-}" = --one ]; then
   ms=$(($(now_ms) - t0))
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log"); s=$(grep -c '^skip ' "$log")
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; echo "not ok $name: exited with status $rc" >>"$log"; fi
-  echo "$p $f $s $ms" >"$out/.results/$name"
+  echo "$p $f $s $ms" >"$RUN_RESULTS/$name"
   # one write, so lines of tests ending together do not interleave
   msg=$(grep -E '^(not ok|skip) ' "$log" | sed "s|^|[$name] |")
   printf '%s%-28s %4d ok %4d failed %7.1f s\n' "${msg:+$msg
@@ -33,18 +33,21 @@ fi
 
 t_start=$(now_ms)
 jobs=${JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
-rm -f "$out/.results/"*
+# this run's counts and times (other runs may share the tree)
+RUN_RESULTS=$(mktemp -d "$out/.results.XXXXXX") || exit 1
+export RUN_RESULTS
 
 # apt-get through a lock for the run (the tests install what they miss, as root)
 real_apt=$(command -v apt-get 2>/dev/null)
 if [ -n "$real_apt" ] && command -v flock >/dev/null 2>&1; then
   mkdir -p "$out/.bin"
   printf '#!/bin/sh\n# apt-get for a parallel test run: one at a time, waiting for dpkg'"'"'s lock\nexec flock %s %s -o DPkg::Lock::Timeout=600 "$@"\n' \
-    "$out/.apt.lock" "$real_apt" >"$out/.bin/apt-get" && chmod +x "$out/.bin/apt-get" && PATH="$out/.bin:$PATH" && export PATH
+    "$out/.apt.lock" "$real_apt" >"$RUN_RESULTS.apt" && chmod +x "$RUN_RESULTS.apt" &&
+    mv "$RUN_RESULTS.apt" "$out/.bin/apt-get" && PATH="$out/.bin:$PATH" && export PATH
 fi
 
 # The list: "KIND NAME" lines, ordered by last run's time, longest first (new tests first of all)
-list="$out/.list"; : >"$list"
+list="$RUN_RESULTS.list"; : >"$list"
 for t in "$top"/build/test/test_*; do
   [ -x "$t" ] || continue
   n=$(basename "$t"); case "$n" in *${TESTS:-}*) echo "unit $n" >>"$list";; esac
@@ -59,19 +62,19 @@ awk 'FILENAME == ARGV[1] { ms[$1] = $2; next } { print ($2 in ms ? ms[$2] : 1e12
 
 # Totals, the times kept for the next run's order, and the ten slowest
 pass=0; fail=0; skip=0
-for r in "$out/.results/"*; do
+for r in "$RUN_RESULTS/"*; do
   [ -f "$r" ] || continue
   read -r p f s ms <"$r"
   echo "$(basename "$r") $ms"
-done >"$out/.times.new"
+done >"$RUN_RESULTS.times"
 awk 'FILENAME == ARGV[1] { new[$1] = $2; next } !($1 in new) { print } END { for (n in new) print n, new[n] }' \
-  "$out/.times.new" "$out/times.txt" | sort >"$out/.times.all" && mv "$out/.times.all" "$out/times.txt"
-for r in "$out/.results/"*; do
+  "$RUN_RESULTS.times" "$out/times.txt" | sort >"$RUN_RESULTS.all" && mv "$RUN_RESULTS.all" "$out/times.txt"
+for r in "$RUN_RESULTS/"*; do
   [ -f "$r" ] || continue
   read -r p f s ms <"$r"; pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
 echo "slowest tests ($jobs at a time, $(( ($(now_ms) - t_start) / 1000 )) s in all):"
-sort -k2,2nr "$out/.times.new" | head -10 | awk '{ printf "  %-28s %7.1f s\n", $1, $2 / 1000 }'
-rm -f "$out/.times.new"
+sort -k2,2nr "$RUN_RESULTS.times" | head -10 | awk '{ printf "  %-28s %7.1f s\n", $1, $2 / 1000 }'
+rm -rf "$RUN_RESULTS" "$RUN_RESULTS.times" "$RUN_RESULTS.list"
 if [ "$skip" -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
 [ "$fail" = 0 ]
