@@ -21,13 +21,16 @@ if [ "${1:-}" = --one ]; then
   if [ "$kind" = unit ]; then "$top/build/test/$name" >"$log" 2>&1; else sh "$top/regress/e2e/$name.sh" >"$log" 2>&1; fi
   rc=$?
   ms=$(($(now_ms) - t0))
+  # the test's CPU time (its children's user + system, from the shell's times), as a load-free figure
+  times >"$RUN_RESULTS/$name.times"
+  cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } printf "%.1f", s }' "$RUN_RESULTS/$name.times"); rm -f "$RUN_RESULTS/$name.times"
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log"); s=$(grep -c '^skip ' "$log")
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; echo "not ok $name: exited with status $rc" >>"$log"; fi
-  echo "$p $f $s $ms" >"$RUN_RESULTS/$name"
+  echo "$p $f $s $ms $cpu" >"$RUN_RESULTS/$name"
   # one write, so lines of tests ending together do not interleave
   msg=$(grep -E '^(not ok|skip) ' "$log" | sed "s|^|[$name] |")
-  printf '%s%-28s %4d ok %4d failed %7.1f s\n' "${msg:+$msg
-}" "$name" "$p" "$f" "$(echo "$ms" | awk '{print $1 / 1000}')"
+  printf '%s%-28s %4d ok %4d failed %7.1f s %7.1f s CPU\n' "${msg:+$msg
+}" "$name" "$p" "$f" "$(echo "$ms" | awk '{print $1 / 1000}')" "$cpu"
   exit 0
 fi
 
@@ -64,17 +67,17 @@ awk 'FILENAME == ARGV[1] { ms[$1] = $2; next } { print ($2 in ms ? ms[$2] : 1e12
 pass=0; fail=0; skip=0
 for r in "$RUN_RESULTS/"*; do
   [ -f "$r" ] || continue
-  read -r p f s ms <"$r"
-  echo "$(basename "$r") $ms"
+  read -r p f s ms cpu <"$r"
+  echo "$(basename "$r") $ms $cpu"
 done >"$RUN_RESULTS.times"
 awk 'FILENAME == ARGV[1] { new[$1] = $2; next } !($1 in new) { print } END { for (n in new) print n, new[n] }' \
-  "$RUN_RESULTS.times" "$out/times.txt" | sort >"$RUN_RESULTS.all" && mv "$RUN_RESULTS.all" "$out/times.txt"
+  "$RUN_RESULTS.times" "$out/times.txt" | cut -d' ' -f1,2 | sort >"$RUN_RESULTS.all" && mv "$RUN_RESULTS.all" "$out/times.txt"
 for r in "$RUN_RESULTS/"*; do
   [ -f "$r" ] || continue
-  read -r p f s ms <"$r"; pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+  read -r p f s ms cpu <"$r"; pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
 echo "slowest tests ($jobs at a time, $(( ($(now_ms) - t_start) / 1000 )) s in all):"
-sort -k2,2nr "$RUN_RESULTS.times" | head -10 | awk '{ printf "  %-28s %7.1f s\n", $1, $2 / 1000 }'
+sort -k2,2nr "$RUN_RESULTS.times" | head -10 | awk '{ printf "  %-28s %7.1f s %7.1f s CPU\n", $1, $2 / 1000, $3 }'
 rm -rf "$RUN_RESULTS" "$RUN_RESULTS.times" "$RUN_RESULTS.list"
 if [ "$skip" -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
 [ "$fail" = 0 ]
