@@ -61,7 +61,7 @@ for t in "$top"/regress/e2e/*.sh; do
 done
 [ -f "$out/times.txt" ] || : >"$out/times.txt"
 awk 'FILENAME == ARGV[1] { ms[$1] = $2; next } { print ($2 in ms ? ms[$2] : 1e12), $0 }' "$out/times.txt" "$list" \
-  | sort -k1,1nr -s | cut -d' ' -f2- | xargs -P "$jobs" -L 1 sh "$0" --one
+  | sort -k1,1nr -s | cut -d' ' -f2- | xargs -r -P "$jobs" -L 1 sh "$0" --one
 
 # Totals, the times kept for the next run's order, and the ten slowest
 pass=0; fail=0; skip=0
