@@ -3,8 +3,9 @@
 # Each test prints "ok NAME" or "not ok NAME: why" lines; a test that dies counts as one failure.
 # Ends with the ten slowest tests and the line "N passed, N failed" (", N skipped").
 # TESTS=pattern runs the tests whose name contains it; JOBS=N runs N at once (default: the CPUs).
-# The tests that took longest last time (regress/out/times.txt) start first, so the long ones
-# do not end the run alone; apt-get runs one at a time (two at once fail on dpkg's lock).
+# The tests that took longest last time (regress/out/times.txt; before a first run, the estimates
+# in regress/slow.txt) start first, so the long ones do not end the run alone; apt-get runs one at
+# a time (two at once fail on dpkg's lock).
 top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/regress/out"; mkdir -p "$out" || exit 1
 
@@ -49,7 +50,7 @@ if [ -n "$real_apt" ] && command -v flock >/dev/null 2>&1; then
     mv "$RUN_RESULTS.apt" "$out/.bin/apt-get" && PATH="$out/.bin:$PATH" && export PATH
 fi
 
-# The list: "KIND NAME" lines, ordered by last run's time, longest first (new tests first of all)
+# The list: "KIND NAME" lines, ordered by last run's time (else slow.txt's estimate), longest first
 list="$RUN_RESULTS.list"; : >"$list"
 for t in "$top"/build/test/test_*; do
   [ -x "$t" ] || continue
@@ -60,7 +61,8 @@ for t in "$top"/regress/e2e/*.sh; do
   n=$(basename "$t" .sh); case "$n" in *${TESTS:-}*) echo "e2e $n" >>"$list";; esac
 done
 [ -f "$out/times.txt" ] || : >"$out/times.txt"
-awk 'FILENAME == ARGV[1] { ms[$1] = $2; next } { print ($2 in ms ? ms[$2] : 1e12), $0 }' "$out/times.txt" "$list" \
+awk 'FILENAME != ARGV[3] { if ($1 !~ /^#/ && NF >= 2) ms[$1] = $2; next } { print ($2 in ms ? ms[$2] : 0), $0 }' \
+  "$top/regress/slow.txt" "$out/times.txt" "$list" \
   | sort -k1,1nr -s | cut -d' ' -f2- | xargs -r -P "$jobs" -L 1 sh "$0" --one
 
 # Totals, the times kept for the next run's order, and the ten slowest
