@@ -75,6 +75,8 @@ build/test/%: regress/unit/%.c $(MODEL_O) $(PATHCC_O) $(filter-out build/rt-pic/
 
 tests: all $(UNIT_TESTS)
 
+# Every test, JOBS at a time (default: one per CPU); the heavy outside suites run a sample here and
+# whole in check-full (doc/testing.md). Ends with the ten slowest tests and "N passed, N failed".
 check: tests
 	sh regress/run.sh
 
