@@ -54,11 +54,11 @@ fi
 list="$RUN_RESULTS.list"; : >"$list"
 for t in "$top"/build/test/test_*; do
   [ -x "$t" ] || continue
-  n=$(basename "$t"); case "$n" in *${TESTS:-}*) echo "unit $n" >>"$list";; esac
+  n=${t##*/}; case "$n" in *${TESTS:-}*) echo "unit $n" >>"$list";; esac
 done
 for t in "$top"/regress/e2e/*.sh; do
   [ -f "$t" ] || continue
-  n=$(basename "$t" .sh); case "$n" in *${TESTS:-}*) echo "e2e $n" >>"$list";; esac
+  n=${t##*/}; n=${n%.sh}; case "$n" in *${TESTS:-}*) echo "e2e $n" >>"$list";; esac
 done
 [ -f "$out/times.txt" ] || : >"$out/times.txt"
 awk 'FILENAME != ARGV[3] { if ($1 !~ /^#/ && NF >= 2) ms[$1] = $2; next } { print ($2 in ms ? ms[$2] : 0), $0 }' \
@@ -70,7 +70,7 @@ pass=0; fail=0; skip=0
 for r in "$RUN_RESULTS/"*; do
   [ -f "$r" ] || continue
   read -r p f s ms cpu <"$r"
-  echo "$(basename "$r") $ms $cpu"
+  echo "${r##*/} $ms $cpu"
 done >"$RUN_RESULTS.times"
 awk 'FILENAME == ARGV[1] { new[$1] = $2; next } !($1 in new) { print } END { for (n in new) print n, new[n] }' \
   "$RUN_RESULTS.times" "$out/times.txt" | cut -d' ' -f1,2 | sort >"$RUN_RESULTS.all" && mv "$RUN_RESULTS.all" "$out/times.txt"
