@@ -79,6 +79,8 @@ build/test/%: regress/unit/%.c $(MODEL_O) $(PATHCC_O) $(filter-out build/rt-pic/
 
 tests: all $(UNIT_TESTS)
 
+# Every test, JOBS at a time (default: one per CPU); the heavy outside suites run a sample here and
+# whole in check-full (doc/testing.md). Ends with the ten slowest tests and "N passed, N failed".
 check: tests
 	sh regress/run.sh
 
@@ -103,9 +105,15 @@ clean:
 bench: all
 	sh bench/bench.sh
 	sh bench/shortruns.sh
+	python3 bench/readme_table.py
 
 bench-quick: all
 	sh bench/bench.sh --quick
+	python3 bench/readme_table.py
+
+# bench/README.md's tables again, from the newest results under bench/results/
+bench-readme:
+	python3 bench/readme_table.py
 
 # Online subpath profiling against its hot-list bound M and sampling rate: overhead on four
 # workloads, top-5 accuracy against the block-trace oracle (bench/osp_sweep.py, ~3 minutes).
@@ -117,7 +125,7 @@ bench-osp: all
 bench-coverage: all
 	sh bench/coverage_speed.sh
 
-.PHONY: bench bench-quick bench-osp bench-coverage
+.PHONY: bench bench-quick bench-readme bench-osp bench-coverage
 
 # External suites (regress/torture.sh, regress/csmith.sh): `make check` runs a fixed part of each,
 # these run all of it; the summary comments come from the logs in regress/out/.

@@ -90,7 +90,7 @@ struct pathprof_osp_config {
 };
 
 /* Empties the hot list and sets its parameters (c == 0: all defaults). The POSIX back end calls
-   it once from the environment (README: PATHPROF_OSP_*). Returns 0, or -1 for a value out of
+   it once from the environment (doc/modes.md: PATHPROF_OSP_*). Returns 0, or -1 for a value out of
    range (nothing changes). */
 int pathprof_osp_configure(const struct pathprof_osp_config *c);
 

@@ -197,7 +197,7 @@ def llvm_agrees(g, c, starts, p, text=""):
     return c == p
 
 
-# Each difference has a class (README, "Line counts against gcov and llvm-cov"): a name, a test
+# Each difference has a class (doc/coverage.md, "Line counts"): a name, a test
 # on the line (the source, its number, its text and the three counts) and the reason. The first
 # class that matches wins; a line that matches none is unexplained.
 LOOP_HEAD = re.compile(r"(^|[;)]|\belse)\s*}?\s*(while\s*\(\s*[A-Za-z_0-9]+\s*\)|for\s*\([^;]*;\s*;[^;]*\))\s*{?\s*$")
@@ -318,7 +318,7 @@ CLASSES = [
      "a jump)"),
     ("unfinished", t_unfinished, "less than clang (and gcov): activations still running when the program ends (exit() "
      "from a callee) or left by longjmp (Lua's errors and coroutines) never finish their last path, so it is not "
-     "counted (README, Known limits)"),
+     "counted (doc/limits.md)"),
     ("llvm: no region", t_llvm_none, "clang maps no region on the line (a function's line above its parameters, "
      "code only a macro's expansion holds); pathprof equals gcov"),
     ("llvm other", t_llvm_other, "pathprof equals gcov; clang's regions split the line otherwise"),
@@ -331,7 +331,7 @@ REASONS["listed"] = "single lines listed with their reason in regress/e2e/lines_
 REASONS["address hashing"] = ("Lua hashes some pointers into its tables, and the three builds lay memory out "
                               "differently: a few counts differ by at most 0.1% between any two builds")
 REASONS[UNIT_NEVER_RAN] = ("no function of the file's unit ran: the unit never registered and is absent from the "
-                           "profile (README, Coverage)")
+                           "profile (doc/coverage.md, Files never run)")
 
 
 def classify(src, ln, g, c, starts, p):

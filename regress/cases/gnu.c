@@ -57,7 +57,7 @@ static int hinted(int x)
 }
 
 /* A function calling setjmp keeps a volatile path register; no longjmp lands here, since a
-   path cut short by one is counted within bounds but not exactly (see README). */
+   path cut short by one is counted within bounds but not exactly (see doc/limits.md). */
 static jmp_buf env;
 
 static int with_setjmp(int n)

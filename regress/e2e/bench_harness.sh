@@ -173,5 +173,25 @@ if res:
           [l for l in md.splitlines() if l.startswith("| w1")][:1])
     check("rewriter_line", "10000 lines of preprocessed C per second" in md)
     check("notes_kept", "- a note" in md and "chart: not requested" in md)
+    # the README's tables come from these results: written between the markers, the prose around
+    # them kept, a second run the same, and a README without markers left alone with an error
+    import importlib
+    rt = importlib.import_module("readme_table")
+    readme = os.path.join(tmp, "README.md")
+    before, after = "# bench\n\nMethod prose.\n\n", "\n\nMore prose.\n"
+    open(readme, "w").write(before + rt.BEGIN + "\nold figures\n" + rt.END + after)
+    rc = rt.main(["--results", out, "--readme", readme])
+    got = open(readme).read()
+    inner = got[len(before):len(got) - len(after)]
+    check("readme_table_written", rc == 0 and got.startswith(before) and got.endswith(after) and "old figures" not in got
+          and inner.startswith(rt.BEGIN) and inner.endswith(rt.END), got[:400])
+    check("readme_table_figures", "| pathcc path | " in inner and "| instructions | w1 | w2 |" in inner
+          and "| gcov | %s |" % rt.b.fmt_ratio(res["metrics"]["instructions"]["w1"]["gcov"]) in inner
+          and "**not met**" in inner, inner[:600])
+    rt.main(["--results", out, "--readme", readme])
+    check("readme_table_idempotent", open(readme).read() == got)
+    open(readme, "w").write("no markers\n")
+    check("readme_table_no_markers", rt.main(["--results", out, "--readme", readme]) == 1
+          and open(readme).read() == "no markers\n")
 EOF
 python3 "$tmp/t.py" "$top" "$tmp"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Help, versions and manual pages: every `pathprof --help`, `pathprof help CMD`, `pathprof CMD
 # --help`, `pathprof --version`, `pathcc --help` and `pathcc --version` exits 0; each names every
-# option README.md names for that command, and so does the manual page, which renders with
+# option README.md and doc/*.md name for that command, and so does the manual page, which renders with
 # `MANWIDTH=80 man --warnings -l` without a warning; an unknown option is one error line and
 # status 2; with a compiler named, pathcc passes --help and --version to it.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,8 +70,9 @@ if make -s -C "$top" install DESTDIR="$d/inst" PREFIX=/usr >"$d/install.log" 2>&
    MANPATH="$d/inst/usr/share/man" man -w pathprof 2>/dev/null | grep -q "$d/inst"; then echo "ok man-installed"
 else echo "not ok man-installed: $(tail -2 "$d/install.log" | tr '\n' ' ')"; fi
 
-# ---- README's options in --help and in the manual page ----
-python3 - "$top/README.md" "$d" "$cmds" <<'EOF'
+# ---- the options the user documents name, in --help and in the manual page ----
+cat "$top/README.md" "$top"/doc/*.md >"$d/docs.md"
+python3 - "$d/docs.md" "$d" "$cmds" <<'EOF'
 import re, sys, os
 readme, d, cmds = sys.argv[1], sys.argv[2], sys.argv[3].split()
 OPT = re.compile(r'(?<![\w-])(--[a-z][a-z0-9-]*|-[a-z])(?![\w-])')

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --mode=ppp on every sample: interesting = all paths of a path-mode run gives path mode's counts; interesting = half lists exactly the other half as residual; trace oracle exact; hot:P%; the README tutorial as written; bad specs.
+# --mode=ppp on every sample: interesting = all paths of a path-mode run gives path mode's counts; interesting = half lists exactly the other half as residual; trace oracle exact; hot:P%; the residual-paths tutorial of doc/modes.md as written; bad specs.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=ppp
 . "$top/regress/private.sh"
@@ -115,21 +115,22 @@ print("not ok ppp-hot: function %s: expected %s, tables %s" % (bad[0], sorted(wa
 PY
 fi
 
-# The README tutorial, run as written from a copy of the checkout's layout; its shown output must come out.
+# The residual-paths tutorial (doc/modes.md), run as written from a copy of the checkout's layout;
+# its shown output must come out.
 t="$out/tutorial"
 mkdir -p "$t" && ln -s "$top/bin" "$t/bin" && ln -s "$top/samples" "$t/samples"
-sed -n '/<!-- tutorial:residual -->/,/<!-- \/tutorial -->/p' "$top/README.md" >"$t/section.md"
+cat "$top/README.md" "$top"/doc/*.md | sed -n '/<!-- tutorial:residual -->/,/<!-- \/tutorial -->/p' >"$t/section.md"
 sed -n '/^```sh$/,/^```$/p' "$t/section.md" | sed '/^```/d' >"$t/tutorial.sh"
 sed -n '/^```text$/,/^```$/p' "$t/section.md" | sed '/^```/d' >"$t/expected.txt"
 if [ ! -s "$t/tutorial.sh" ] || [ ! -s "$t/expected.txt" ]; then
-  echo "not ok ppp-tutorial: README has no tutorial:residual section with a sh and a text block"
+  echo "not ok ppp-tutorial: README and doc/ have no tutorial:residual section with a sh and a text block"
 else
   (cd "$t" && timeout 120 sh tutorial.sh >run.txt 2>&1); rc=$?
   # the program's own lines come first; the residual report is what the README shows
   sed -n '/^pathprof residual:/,$p' "$t/run.txt" >"$t/got.txt"
   if [ "$rc" != 0 ]; then echo "not ok ppp-tutorial: the tutorial stopped with status $rc: $(tail -1 "$t/run.txt")"
   elif diff -b "$t/expected.txt" "$t/got.txt" >"$t/diff.txt"; then echo "ok ppp-tutorial"
-  else echo "not ok ppp-tutorial: output differs from the README (diff $t/expected.txt $t/got.txt)"; fi
+  else echo "not ok ppp-tutorial: output differs from the tutorial (diff $t/expected.txt $t/got.txt)"; fi
 fi
 
 # Bad specs: one clear error naming the problem, nothing built.

@@ -543,7 +543,7 @@ static int auto_counting(const Unit *u, bool gnu) {
   return tested ? PP_COUNT_THREAD : PP_COUNT_PLAIN;
 }
 
-/* The counting form the update policy gives with this compiler (README "Threads"): atomic is
+/* The counting form the update policy gives with this compiler (doc/runtime.md, "Threads"): atomic is
    a relaxed GNU atomic add (of 64 bits, or 32 with a carry, or masked where the target has no
    atomic adds: PPOptions.atomic), else a C11 atomic, else (tcc has neither) the runtime's add
    (atomic where the runtime was built with atomics); prefer-atomic counts through the thread's

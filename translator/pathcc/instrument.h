@@ -7,9 +7,9 @@
 #include "interesting.h"
 #include "prefixmap.h"
 
-/* Counter update policies, as gcc's -fprofile-update (README "Threads"). */
+/* Counter update policies, as gcc's -fprofile-update (doc/runtime.md, "Threads"). */
 enum { PP_UPDATE_SINGLE, PP_UPDATE_ATOMIC, PP_UPDATE_PREFER_ATOMIC, PP_UPDATE_AUTO };
-/* Which activations keep frames (--frames=, README "Partial paths"): those that may stop in a
+/* Which activations keep frames (--frames=, doc/coverage.md "Activations that never finish"): those that may stop in a
    call they make (0, the default), every one, or none. */
 enum { PP_FRAMES_CALLS, PP_FRAMES_ALL, PP_FRAMES_NONE };
 /* How an atomic add of a 64-bit counter is done on the target (--update=atomic). */

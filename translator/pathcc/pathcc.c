@@ -42,7 +42,7 @@ typedef struct {
 } Driver;
 
 static const char *self = "pathcc";
-/* Whose diagnostics the user sees (README "Diagnostics"): checked, the instrumented compile's
+/* Whose diagnostics the user sees (doc/pathcc.md, "Diagnostics"): checked, the instrumented compile's
    when it has none or the same as the source's; exact, the source's always; auto, exact when
    -Werror or -pedantic-errors make warnings decide the exit status. */
 enum { DIAG_AUTO, DIAG_CHECKED, DIAG_EXACT };
@@ -714,7 +714,7 @@ static char *runtime_for(Driver *d) {
   const PPCompiler *c = compiler(d, false);
   if (!c->host) {
     fprintf(stderr, "%s: warning: linking for %s, not for %s: no pathprof runtime added; link one built for "
-            "the target (make rt-freestanding, doc: README) or set PATHCC_RUNTIME\n", self, c->target, pp_cc_host_target());
+            "the target (make rt-freestanding, doc/firmware.md) or set PATHCC_RUNTIME\n", self, c->target, pp_cc_host_target());
     return NULL;
   }
   /* without thread-local storage (tcc): the runtime whose stack of frames is plain statics */

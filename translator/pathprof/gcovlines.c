@@ -13,7 +13,7 @@
    declarations that execute nothing.
 
    Where GCC's lowering gives a line a count that is not what ran there, the line keeps what
-   ran (README, "Line counts against gcov and llvm-cov"): a user label counts every entry into it
+   ran (doc/coverage.md, "Line counts"): a user label counts every entry into it
    (GCC gives a conditional jump to a label a block of its own holding the label's line, so gcov
    counts only those jumps there), a loop head without a condition counts the loop's rounds (a
    for (;;) alone on its line its entries, the '{' below it the rounds, as clang), a case label in
