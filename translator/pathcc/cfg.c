@@ -110,12 +110,17 @@ static void item(Builder *b, CXCursor c) {
     cfg_set_head(b, s = stmt_site(b, at, SIDE_OPEN));
     if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
   }
-  cfg_add_lines(b, c);
-  if (clang_isExpression(kind(c)) && cfg_no_code(b, c)) {  /* (void)x, an assert under NDEBUG */
+  bool flow = cfg_has_flow(b, c, false);
+  if (flow) {  /* its lines once walked, in the block it ends in */
+    cfg_note_facts(b, c);
+    cfg_note_calls(b, c);
+  } else cfg_add_lines(b, c);
+  if (!flow && !b->value && clang_isExpression(kind(c)) && cfg_no_code(b, c)) {  /* (void)x, an assert under NDEBUG */
     PPBlock *bl = &b->g->blocks.v[b->cur];
     bl->stmts.v[bl->stmts.n - 1].nocode = true;
   }
   if (cfg_has_decisions(b, c)) cfg_expr_flow(b, c);
+  if (flow) cfg_flow_lines(b, c);
   if (!ends) return;
   int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : cfg_add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
   b->g->edges.v[e].exit = PP_EXIT_NORETURN;
@@ -501,9 +506,10 @@ static void split_before(Builder *b, CXCursor c) {
 
 static void stmt(Builder *b, CXCursor c) {
   if (b->why) return;
-  if (!clang_Cursor_isNull(b->se_last) && kind(c) == kind(b->se_last) && start_of(c) == start_of(b->se_last) &&
-      end_of(c) == end_of(b->se_last))
-    value_block(b, c);
+  bool value = !clang_Cursor_isNull(b->se_last) && kind(c) == kind(b->se_last) && start_of(c) == start_of(b->se_last) &&
+               end_of(c) == end_of(b->se_last);
+  if (value) value_block(b, c);
+  b->value = value;
   Kids k = kids(c);
   enum CXCursorKind ck = kind(c);
   if (ck != CXCursor_CompoundStmt && ck != CXCursor_NullStmt && ck != CXCursor_CaseStmt && ck != CXCursor_DefaultStmt &&
@@ -541,6 +547,7 @@ static void stmt(Builder *b, CXCursor c) {
     break;
   default: item(b, c); break;
   }
+  b->value = false;
   note_tail(b, c, &k);
   VEC_FREE(k);
 }

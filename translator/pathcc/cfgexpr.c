@@ -72,7 +72,7 @@ static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Records what statement or expression c does in the current block's facts. */
-static void note_facts(Builder *b, CXCursor c) {
+void cfg_note_facts(Builder *b, CXCursor c) {
   FactScan fs = { b, &b->g->blocks.v[b->cur].facts };
   scan_facts(c, clang_getNullCursor(), &fs);
   clang_visitChildren(c, scan_facts, &fs);
@@ -297,8 +297,32 @@ void cfg_add_lines(Builder *b, CXCursor c) {
   cfg_set_pos(b, b->cur, c, false);
   PPStmt st = { file, first, last < first ? first : last, inert(c), false };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
-  note_facts(b, c);
+  cfg_note_facts(b, c);
   cfg_note_calls(b, c);
+}
+
+/* Lines first..last of file, a statement's part, in the current block. */
+static void own_lines(Builder *b, int file, unsigned first, unsigned last) {
+  if (first > last) return;
+  pp_block_add_lines(b->g, b->cur, file, first, last);
+  PPStmt st = { file, first, last, false, false };
+  VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
+}
+
+void cfg_flow_lines(Builder *b, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  int file;
+  unsigned o = start_of(c), z = end_of(c), from = presumed(b, clang_getRangeStart(r), &file);
+  unsigned last = presumed(b, clang_getRangeEnd(r), NULL), past = 0;
+  for (size_t i = 0; i < b->flows.n; i++) {  /* in text order: the outermost ones inside c */
+    const Flow *f = &b->flows.v[i];
+    if (f->off < o || f->end > z || f->off < past) continue;
+    own_lines(b, file, from, f->line);
+    from = f->end_line + 1;  /* its closing "})" line runs nothing */
+    past = f->end;
+  }
+  own_lines(b, file, from, last);
+  cfg_set_pos(b, b->cur, c, false);
 }
 
 /* ---- decisions inside expressions (--decisions=conditions) ---- */
@@ -553,7 +577,7 @@ static void rest_lines(Builder *b, CXCursor e) {
   pp_block_add_lines(b->g, b->cur, file, line, line);
   PPStmt st = { file, line, line, false, false };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
-  note_facts(b, e);
+  cfg_note_facts(b, e);
 }
 
 /* A decision on expression e: ends the current block with edges to t (true) and f; st, sf:

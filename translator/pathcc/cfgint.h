@@ -17,7 +17,7 @@ typedef struct { int edge; char *name; unsigned off; } Goto;  /* off: its label'
    in place where the walk of its enclosing expression meets it (walked), else left whole, which
    only one that never jumps out of itself (escapes: break or continue bound outside, return,
    goto to a label outside) can be. */
-typedef struct { unsigned off, end; bool escapes, walked; } Flow;
+typedef struct { unsigned off, end, line, end_line; bool escapes, walked; } Flow;
 typedef struct { int head; bool has_default; } Switch;
 
 /* The decision being built (--decisions=conditions): labels stand for "the first condition
@@ -61,6 +61,7 @@ typedef struct {
   VEC(Flow) flows;  /* the function's statement expressions with control flow, in text order */
   CXCursor se_last; /* the statement whose value a statement expression being built takes: it
                        starts a block of its own (null cursor: none) */
+  bool value;       /* the statement being built is that one (its value is used: it has code) */
   bool splits;      /* edge mode's split sites are wanted (PPCall.split) */
   size_t unsplit;   /* calls from here on have not met a statement after their own */
 } Builder;
@@ -129,6 +130,12 @@ void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force);
 bool cfg_no_code(Builder *b, CXCursor c);
 /* Statement c runs in the current block: its lines, its facts and its calls go there. */
 void cfg_add_lines(Builder *b, CXCursor c);
+/* Statement c holds statement expressions with control flow and has been walked: its own lines
+   (outside them) go to the block it ended in, where what follows them runs (GCC puts the line of
+   an assignment from one there). */
+void cfg_flow_lines(Builder *b, CXCursor c);
+/* The facts of statement c go to the current block. */
+void cfg_note_facts(Builder *b, CXCursor c);
 /* The calls evaluated in c run in the current block (a later, deeper note wins: the leaves of
    a condition split by --decisions=conditions). */
 void cfg_note_calls(Builder *b, CXCursor c);

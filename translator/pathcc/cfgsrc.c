@@ -185,7 +185,9 @@ static bool jumps_out(CXCursor c, unsigned lo, unsigned hi, int loops, int switc
 /* Statement expression c: noted in b->flows when it holds control flow. */
 static void note_flow(Builder *b, CXCursor c) {
   if (!has_control(c)) return;
-  Flow f = { start_of(c), end_of(c), false, false };
+  CXSourceRange r = clang_getCursorExtent(c);
+  Flow f = { start_of(c), end_of(c), presumed(b, clang_getRangeStart(r), NULL), presumed(b, clang_getRangeEnd(r), NULL),
+             false, false };
   f.escapes = jumps_out(c, f.off, f.end, 0, 0);
   VEC_PUSH(b->flows, f);
 }
