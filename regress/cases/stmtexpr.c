@@ -1,6 +1,7 @@
 /* Case: GNU statement expressions with control flow inside (loops, break, continue, labels, goto, return, switch, nested), in conditions, initializers, arguments and ?: arms; glibc's fwrite_unlocked macro (a for loop with break) at -O2 through a gnulib-style "#define fwrite fwrite_unlocked". */
 #define _DEFAULT_SOURCE 1
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define fwrite fwrite_unlocked /* gnulib's unlocked-io */
@@ -98,11 +99,38 @@ static int nested(int n)
   return n > -3 ? __extension__ ({ int q = 0; for (;;) { if (++q >= 2) break; } q; }) : c;
 }
 
+/* A void statement expression in a ?: arm, ones in a for's init and increment, a break inside
+   one bound to a switch of the function, a label its value follows, one in a typeof (never
+   run), one after &&, and a call that never returns inside one. */
+static int shapes(int n)
+{
+  int s = 0, i;
+  n > 2 ? __extension__ ({ int j; for (j = 0; j < n; j++) s += j; }) : (void)0;
+  for (i = __extension__ ({ int t = 0; while (t < 2) t++; t; }); i < n; i += __extension__ ({ int u = 1; if (i & 1) u = 2; u; }))
+    s++;
+  for (i = 0; i < n; i++) {
+    switch (i % 3) {
+    case 0:
+      s += __extension__ ({ int v = i; if (v > 4) break; v; });
+      break;
+    default:
+      s--;
+    }
+  }
+  s += __extension__ ({ int w = n; if (w > 5) goto out; w *= 2; out: w; });
+  __typeof__(__extension__ ({ int q = 0; while (q < 1) q++; q; })) z = 3;
+  s += z;
+  if (n > 1 && __extension__ ({ int m = n; while (m > 3) m -= 3; m == 2; }))
+    s += 100;
+  s += __extension__ ({ if (n > 1000) abort(); 1; });
+  return s;
+}
+
 int main(void)
 {
   int i;
   for (i = 0; i < 9; i++) {
-    total += inner_loops(i) + outer_jumps(i) + escapes(i) + nested(i);
+    total += inner_loops(i) + outer_jumps(i) + escapes(i) + nested(i) + shapes(i);
     out(i & 1 ? "ab" : "abcd", lengths[i & 1]);
   }
   if (__extension__ ({ int ok = total != 0; ok; }))
