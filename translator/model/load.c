@@ -128,15 +128,37 @@ static char *search_dir(const char *dir, uint64_t sum, int depth) {
   return s.found;
 }
 
+/* The "source" a tables file names (a new string), or NULL. */
+static char *tables_source(const char *path) {
+  size_t len;
+  char *text = pp_read_file(path, &len), *src = NULL;
+  json_error_t je;
+  json_t *root = text ? json_loadb(text, len, 0, &je) : NULL;
+  const char *s = root ? json_string_value(json_object_get(root, "source")) : NULL;
+  if (s) src = pp_xstrdup(s);
+  json_decref(root);
+  free(text);
+  return src;
+}
+
 /* The unit's tables: where the build recorded them, else in $PATHPROF_DB or below the working
-   directory; *why says what was wrong with the recorded file when none is found. */
-static char *find_tables(const struct pp_unitrec *u, char **why) {
+   directory; *why says what was wrong with the recorded file when none is found, *replaced
+   (a new string) names the source when that file holds another compile of it: a source
+   compiled again to the same object replaces its tables, as gcc replaces a .gcno, and the
+   earlier build's counts then have none. */
+static char *find_tables(const struct pp_unitrec *u, char **why, char **replaced) {
   uint64_t s;
   struct stat st;
+  *replaced = NULL;
   if (tables_checksum(u->name, &s) == 0 && s == u->checksum) return pp_xstrdup(u->name);
   if (stat(u->name, &st)) *why = pp_xasprintf("%s is missing", u->name);
   else if (tables_checksum(u->name, &s)) *why = pp_xasprintf("%s is not a readable tables file", u->name);
-  else *why = pp_xasprintf("%s belongs to another build (checksum %016" PRIx64 ")", u->name, s);
+  else {
+    *replaced = tables_source(u->name);
+    *why = *replaced ? pp_xasprintf("its tables %s were replaced by another compile of %s to the same object "
+                                    "(checksum %016" PRIx64 ")", u->name, *replaced, s)
+                     : pp_xasprintf("%s belongs to another build (checksum %016" PRIx64 ")", u->name, s);
+  }
   const char *db = getenv("PATHPROF_DB");
   if (db && *db) {
     char *copy = pp_xstrdup(db), *save = NULL, *found = NULL;
@@ -150,7 +172,7 @@ static char *find_tables(const struct pp_unitrec *u, char **why) {
 
 /* One unit's tables, found and read by a worker. */
 typedef struct {
-  char *path, *why, *terr;
+  char *path, *why, *terr, *replaced;
   PPTables tab;
   int rc;               /* 0 read, -1 no tables found, -2 unreadable */
 } Found;
@@ -172,7 +194,7 @@ static void *load_units(void *arg) {
     pthread_mutex_unlock(&w->lock);
     if (i >= w->prof->nunits) return NULL;
     Found *f = &w->found[i];
-    f->path = find_tables(&w->prof->units[i], &f->why);
+    f->path = find_tables(&w->prof->units[i], &f->why, &f->replaced);
     if (!f->path) f->rc = -1;
     else if (pp_tables_read(f->path, &f->tab, &f->terr)) f->rc = -2;
   }
@@ -221,9 +243,14 @@ int pp_load_test(const char *profile, const char *test, PPLoaded *l) {
     const struct pp_unitrec *u = &l->prof.units[i];
     Found *f = &found[i];
     PPLoadedUnit lu = { u, f->tab, f->path, &l->prof, false };
-    if (f->rc == -1) {
+    if (f->rc == -1 && f->replaced)
+      fprintf(stderr, "pathprof: %s: unit %016llx of %s refused: %s, and none with its checksum was found under "
+              "$PATHPROF_DB or here: its counts are an earlier build's\n", profile, u->checksum, f->replaced, f->why);
+    else if (f->rc == -1)
       fprintf(stderr, "pathprof: %s: unit %016llx has no tables: %s, and none with its checksum was found "
               "under $PATHPROF_DB or here\n", profile, u->checksum, f->why);
+    free(f->replaced);
+    if (f->rc == -1) {
       free(f->why);
       l->missing++;
       continue;

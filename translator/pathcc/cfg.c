@@ -55,6 +55,7 @@ static int leave_to(Builder *b, int site, int arm, int dst, PPEdgeKind k) {
 
 static bool noreturn_call(Builder *b, CXCursor c);
 static bool is_label(CXCursor c);
+static void value_block(Builder *b, CXCursor c);
 static void case_in_group(Builder *b, CXCursor c, Kids k, unsigned colon, int e);
 
 /* Code placed before one of a compound's leading declarations (a block's entry hooks, the
@@ -103,17 +104,23 @@ static unsigned stmt_start(Builder *b, CXCursor c) {
 static void item(Builder *b, CXCursor c) {
   int start = b->cur, s = -1;
   bool ends = clang_isExpression(kind(c)) && noreturn_call(b, c);
-  if (b->g->blocks.v[b->cur].head < 0 || ends) {
+  const PPBlock *bl = &b->g->blocks.v[b->cur];
+  if ((bl->head < 0 && !bl->headless) || ends) {
     unsigned at = stmt_start(b, c);
     cfg_set_head(b, s = stmt_site(b, at, SIDE_OPEN));
     if (kind(c) == CXCursor_DeclStmt) brace_from(b, at);
   }
-  cfg_add_lines(b, c);
-  if (clang_isExpression(kind(c)) && cfg_no_code(b, c)) {  /* (void)x, an assert under NDEBUG */
+  bool flow = cfg_has_flow(b, c, false);
+  if (flow) {  /* its lines once walked, in the block it ends in */
+    cfg_note_facts(b, c);
+    cfg_note_calls(b, c);
+  } else cfg_add_lines(b, c);
+  if (!flow && !b->value && clang_isExpression(kind(c)) && cfg_no_code(b, c)) {  /* (void)x, an assert under NDEBUG */
     PPBlock *bl = &b->g->blocks.v[b->cur];
     bl->stmts.v[bl->stmts.n - 1].nocode = true;
   }
   if (cfg_has_decisions(b, c)) cfg_expr_flow(b, c);
+  if (flow) cfg_flow_lines(b, c);
   if (!ends) return;
   int e = b->cur == start ? leave_to(b, s, -1, PP_EXIT, EK_EXIT) : cfg_add_edge(b, PP_EXIT, EK_EXIT, -1, -1);
   b->g->edges.v[e].exit = PP_EXIT_NORETURN;
@@ -356,7 +363,7 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
     b->cur = nb;
     b->group_edge = is_label(k.v[k.n - 1]) ? e : -1;
   } else {
-    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb, hs };
+    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb, hs, start_of(c) };
     VEC_PUSH(b->labels, l);
   }
   stmt(b, k.v[k.n - 1]);
@@ -444,7 +451,8 @@ static bool noreturn_call(Builder *b, CXCursor c) {
 static void goto_stmt(Builder *b, CXCursor c, Kids k) {
   if (!k.n) { fail(b, "goto without a label"); return; }
   CXString n = clang_getCursorSpelling(k.v[0]);
-  Goto g = { jump(b, c, PP_EXIT, EK_NORMAL), pp_xstrdup(clang_getCString(n)) };
+  CXCursor l = clang_getCursorReferenced(k.v[0]);  /* a local label (__label__) of a macro: its own */
+  Goto g = { jump(b, c, PP_EXIT, EK_NORMAL), pp_xstrdup(clang_getCString(n)), clang_Cursor_isNull(l) ? BAD : start_of(l) };
   clang_disposeString(n);
   VEC_PUSH(b->gotos, g);
 }
@@ -479,9 +487,13 @@ static void note_tail(Builder *b, CXCursor c, const Kids *k) {
    calls of other blocks met since are in their blocks' last statements. */
 static void split_before(Builder *b, CXCursor c) {
   int site = -1;
-  for (size_t i = b->unsplit; b->splits && i < b->f->calls.n; i++) {
+  /* statement expressions with control flow: the calls noted with their enclosing expression
+     may end after c (or be in c), and those in them are noted before their statements are met */
+  size_t from = b->flows.n ? 0 : b->unsplit;
+  unsigned start = b->flows.n ? stmt_start(b, c) : 0;
+  for (size_t i = from; b->splits && i < b->f->calls.n; i++) {
     PPCall *call = &b->f->calls.v[i];
-    if (call->block != b->cur) continue;
+    if (call->block != b->cur || (b->flows.n && (call->split >= 0 || call->end > start))) continue;
     if (site < 0) {
       unsigned at = stmt_start(b, c);
       site = stmt_site(b, at, SIDE_OPEN);
@@ -494,6 +506,10 @@ static void split_before(Builder *b, CXCursor c) {
 
 static void stmt(Builder *b, CXCursor c) {
   if (b->why) return;
+  bool value = !clang_Cursor_isNull(b->se_last) && kind(c) == kind(b->se_last) && start_of(c) == start_of(b->se_last) &&
+               end_of(c) == end_of(b->se_last);
+  if (value) value_block(b, c);
+  b->value = value;
   Kids k = kids(c);
   enum CXCursorKind ck = kind(c);
   if (ck != CXCursor_CompoundStmt && ck != CXCursor_NullStmt && ck != CXCursor_CaseStmt && ck != CXCursor_DefaultStmt &&
@@ -531,7 +547,83 @@ static void stmt(Builder *b, CXCursor c) {
     break;
   default: item(b, c); break;
   }
+  b->value = false;
   note_tail(b, c, &k);
+  VEC_FREE(k);
+}
+
+/* ---- statement expressions ---- */
+
+/* The statement whose value statement c (the last of a statement expression) gives, behind
+   labels and braces; a null cursor when it is a branch, loop or jump (the value is void). */
+static CXCursor value_stmt(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind kc = kind(c);
+    if (clang_isExpression(kc) || kc == CXCursor_DeclStmt || kc == CXCursor_NullStmt) return c;
+    if (kc != CXCursor_LabelStmt && kc != CXCursor_CaseStmt && kc != CXCursor_DefaultStmt && kc != CXCursor_CompoundStmt)
+      return clang_getNullCursor();
+    Kids k = kids(c);
+    CXCursor last = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+    VEC_FREE(k);
+    if (clang_Cursor_isNull(last)) return last;
+    c = last;
+  }
+}
+
+/* The value's statement c starts a block of its own, headless: no code can follow the value,
+   so the edges after it (into a ?: join, to the exit of a return...) ride on the edge into its
+   block, whose code goes just before c, and the trace sees the blocks in order. */
+static void value_block(Builder *b, CXCursor c) {
+  b->se_last = clang_getNullCursor();
+  if (b->g->blocks.v[b->cur].headless) return;
+  int s = stmt_site(b, stmt_start(b, c), SIDE_OPEN), nb = cfg_new_inner(b);
+  leave_to(b, s, -1, nb, EK_NORMAL);
+  b->cur = nb;
+  cfg_set_pos(b, nb, c, true);
+}
+
+/* Calls of the enclosing expression that end after statement expression se (f(({...})), the
+   operands after it) run in the block it ends in, not in the one it began in (from). */
+static void calls_after(Builder *b, int from, CXCursor se) {
+  unsigned z = end_of(se);
+  for (size_t i = 0; from != b->cur && i < b->f->calls.n; i++)
+    if (b->f->calls.v[i].block == from && b->f->calls.v[i].end > z) b->f->calls.v[i].block = b->cur;
+}
+
+/* A statement expression with control flow (GNU C): ordinary statements of the function, built
+   in place, whose break and continue may bind to the function's loops and whose gotos may leave
+   it. Code for the block it begins in, when that has no place yet, goes before the whole
+   expression ((code, ({ ... }))); no code goes after its value (see value_block), nor braces
+   around its leading declarations (the value would become void): the block it begins in has
+   its place already, so nothing is put before them. The block it ends in, when it has no place
+   (after a loop, a branch, a jump), is observed on the edges into it. */
+void cfg_stmt_expr(Builder *b, CXCursor se) {
+  int i = cfg_flow_of(b, se), from = b->cur;
+  Kids k = kids(se);
+  if (i >= 0) b->flows.v[i].walked = true;
+  if (k.n != 1 || kind(k.v[0]) != CXCursor_CompoundStmt) {
+    fail(b, "a statement expression without its braces");
+    VEC_FREE(k);
+    return;
+  }
+  const PPBlock *bl = &b->g->blocks.v[b->cur];
+  if (bl->head < 0 && !bl->headless) cfg_set_head(b, cfg_add_site(b, SK_EXPR, start_of(se), end_of(se), SIDE_OPEN));
+  Kids s = kids(k.v[0]);
+  CXCursor outer = b->se_last;
+  unsigned lead = b->lead_end;
+  b->se_last = s.n ? value_stmt(s.v[s.n - 1]) : clang_getNullCursor();
+  b->depth++;
+  for (size_t j = 0; j < s.n; j++) {
+    b->lead_end = BAD;
+    stmt(b, s.v[j]);
+  }
+  b->depth--;
+  b->se_last = outer;
+  b->lead_end = lead;
+  PPBlock *end = &b->g->blocks.v[b->cur];
+  if (end->head < 0) end->headless = true;
+  calls_after(b, from, se);
+  VEC_FREE(s);
   VEC_FREE(k);
 }
 
@@ -573,7 +665,8 @@ static int resolve_gotos(Builder *b) {
   for (size_t i = 0; i < b->gotos.n; i++) {
     int dst = -1;
     for (size_t j = 0; j < b->labels.n; j++)
-      if (!strcmp(b->labels.v[j].name, b->gotos.v[i].name)) dst = b->labels.v[j].block;
+      if (b->gotos.v[i].off == BAD ? !strcmp(b->labels.v[j].name, b->gotos.v[i].name) : b->labels.v[j].off == b->gotos.v[i].off)
+        dst = b->labels.v[j].block;
     if (dst < 0) { fail(b, "goto to an unknown label"); return -1; }
     b->g->edges.v[b->gotos.v[i].edge].dst = dst;
   }
@@ -585,6 +678,7 @@ static void builder_free(Builder *b) {
   for (size_t i = 0; i < b->gotos.n; i++) free(b->gotos.v[i].name);
   for (size_t i = 0; i < b->taken.n; i++) free(b->taken.v[i]);
   VEC_FREE(b->taken);
+  VEC_FREE(b->flows);
   VEC_FREE(b->labels); VEC_FREE(b->gotos); VEC_FREE(b->brk); VEC_FREE(b->cont); VEC_FREE(b->sw);
 }
 
@@ -635,7 +729,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, bool splits, PPFun
   f->name = pp_xstrdup(clang_getCString(n));
   clang_disposeString(n);
   Builder b = { .src = src, .f = f, .g = &f->g, .depth = 1, .conditions = conditions, .lead_end = BAD, .tail_block = -1,
-                .group_edge = -1, .splits = splits };
+                .group_edge = -1, .splits = splits, .se_last = clang_getNullCursor() };
   CXSourceRange r = clang_getCursorExtent(fn);
   f->line = presumed(&b, clang_getRangeStart(r), &f->file);
   f->name_line = presumed(&b, clang_getCursorLocation(fn), NULL);
@@ -663,6 +757,7 @@ int pp_cfg_build(PPSource *src, CXCursor fn, bool conditions, bool splits, PPFun
   f->text = src->text;
   f->text_len = src->len;
   body(&b, bd);
+  cfg_check_flows(&b);
   cfg_sort_calls(&b);
   resolve_gotos(&b);
   resolve_hub(&b);

@@ -72,7 +72,7 @@ static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Records what statement or expression c does in the current block's facts. */
-static void note_facts(Builder *b, CXCursor c) {
+void cfg_note_facts(Builder *b, CXCursor c) {
   FactScan fs = { b, &b->g->blocks.v[b->cur].facts };
   scan_facts(c, clang_getNullCursor(), &fs);
   clang_visitChildren(c, scan_facts, &fs);
@@ -320,13 +320,66 @@ void cfg_add_lines(Builder *b, CXCursor c) {
   cfg_set_pos(b, b->cur, c, false);
   PPStmt st = { file, first, last < first ? first : last, inert(c), false };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
-  note_facts(b, c);
+  cfg_note_facts(b, c);
   cfg_note_calls(b, c);
+}
+
+/* Lines first..last of file, a statement's part, in the current block. */
+static void own_lines(Builder *b, int file, unsigned first, unsigned last) {
+  if (first > last) return;
+  pp_block_add_lines(b->g, b->cur, file, first, last);
+  PPStmt st = { file, first, last, false, false };
+  VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
+}
+
+void cfg_flow_lines(Builder *b, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  int file;
+  unsigned o = start_of(c), z = end_of(c), from = presumed(b, clang_getRangeStart(r), &file);
+  unsigned last = presumed(b, clang_getRangeEnd(r), NULL), past = 0;
+  for (size_t i = 0; i < b->flows.n; i++) {  /* in text order: the outermost ones inside c */
+    const Flow *f = &b->flows.v[i];
+    if (f->off < o || f->end > z || f->off < past) continue;
+    own_lines(b, file, from, f->line);
+    from = f->end_line + 1;  /* its closing "})" line runs nothing */
+    past = f->end;
+  }
+  own_lines(b, file, from, last);
+  cfg_set_pos(b, b->cur, c, false);
 }
 
 /* ---- decisions inside expressions (--decisions=conditions) ---- */
 
-typedef enum { OP_OTHER, OP_AND, OP_OR, OP_COMMA, OP_NOT, OP_COND, OP_OPAQUE, OP_PAREN } Op;
+typedef enum { OP_OTHER, OP_AND, OP_OR, OP_COMMA, OP_NOT, OP_COND, OP_OPAQUE, OP_PAREN, OP_SE, OP_DECLS } Op;
+
+int cfg_flow_of(Builder *b, CXCursor se) {
+  unsigned o = start_of(se), z = end_of(se);
+  for (size_t i = 0; i < b->flows.n; i++)
+    if (b->flows.v[i].off == o && b->flows.v[i].end == z) return (int)i;
+  return -1;
+}
+
+bool cfg_has_flow(Builder *b, CXCursor e, bool escaping) {
+  if (!b->flows.n) return false;
+  unsigned o = start_of(e), z = end_of(e);
+  for (size_t i = 0; i < b->flows.n; i++)
+    if (b->flows.v[i].off >= o && b->flows.v[i].end <= z && (!escaping || b->flows.v[i].escapes)) return true;
+  return false;
+}
+
+/* Of the children of e, only those evaluated where e is: a variable's initializer (not the
+   expressions of a typeof in its type or a cast's), a cast's operand, a compound literal's list. */
+static void evaluated_only(CXCursor e, Kids *k) {
+  enum CXCursorKind ke = kind(e);
+  if (ke == CXCursor_VarDecl) {
+    CXCursor init = clang_Cursor_getVarDeclInitializer(e);
+    k->n = 0;
+    if (!clang_Cursor_isNull(init)) VEC_PUSH(*k, init);
+  } else if ((ke == CXCursor_CStyleCastExpr || ke == CXCursor_CompoundLiteralExpr) && k->n > 1) {
+    k->v[0] = k->v[k->n - 1];
+    k->n = 1;
+  }
+}
 
 /* Does c lie on more than one source line (as the line markers tell)? A macro's expansion lies
    on its invocation's line. */
@@ -337,8 +390,9 @@ static bool spans_lines(Builder *b, CXCursor c) {
 
 /* Is the &&, || or ?: e a decision of its own? Always with --decisions=conditions; in the default
    mode when it spans lines, so that each line of it counts what ran there (an operand on a line
-   of its own runs only when the ones before let it), as gcov's and clang's line counts do. */
-static bool splits(Builder *b, CXCursor e) { return b->conditions || spans_lines(b, e); }
+   of its own runs only when the ones before let it), as gcov's and clang's line counts do; and
+   when it holds a statement expression with control flow, which runs only when its operand does. */
+static bool splits(Builder *b, CXCursor e) { return b->conditions || spans_lines(b, e) || cfg_has_flow(b, e, false); }
 
 /* What an expression node is, as far as control flow goes; libclang 14 has no operator
    query, so binary operators are told apart by the text after their left operand. */
@@ -362,11 +416,16 @@ static Op op_of(Builder *b, CXCursor e, Kids *k) {
     return k->n == 1 ? OP_PAREN : OP_OPAQUE;
   case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
     return k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e) ? OP_PAREN : OP_OPAQUE;
-  case CXCursor_UnaryExpr: case CXCursor_StmtExpr: case CXCursor_GenericSelectionExpr:
+  case CXCursor_StmtExpr:  /* with control flow: built in place; else one step */
+    return cfg_flow_of(b, e) >= 0 ? OP_SE : OP_OPAQUE;
+  case CXCursor_UnaryExpr: case CXCursor_GenericSelectionExpr:
     return OP_OPAQUE;           /* sizeof and friends are not evaluated; the rest stays whole */
+  case CXCursor_DeclStmt:       /* its declarators run in order */
+    return cfg_has_flow(b, e, false) ? OP_DECLS : OP_OTHER;
   default:
-    return clang_isExpression(kind(e)) || kind(e) == CXCursor_DeclStmt || kind(e) == CXCursor_VarDecl ||
-           kind(e) == CXCursor_InitListExpr ? OP_OTHER : OP_OPAQUE;
+    evaluated_only(e, k);
+    return clang_isExpression(kind(e)) || kind(e) == CXCursor_VarDecl || kind(e) == CXCursor_InitListExpr ? OP_OTHER
+                                                                                                          : OP_OPAQUE;
   }
 }
 
@@ -377,6 +436,7 @@ static bool runs_here(CXCursor e) {
 }
 
 bool cfg_has_decisions(Builder *b, CXCursor e) {
+  if (cfg_has_flow(b, e, false) && runs_here(e)) return true;
   if (!b->conditions && !spans_lines(b, e)) return false;  /* the common case, without a walk */
   Kids k;
   Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
@@ -509,11 +569,22 @@ void cfg_expr_flow(Builder *b, CXCursor e) {
   } else if (op == OP_COMMA) {
     cfg_expr_flow(b, k.v[0]);
     cfg_expr_flow(b, k.v[1]);
-  } else if (op != OP_OPAQUE) {
-    int with = -1, count = 0;
+  } else if (op == OP_SE) {
+    cfg_stmt_expr(b, e);
+  } else if (op == OP_DECLS) {
     for (size_t i = 0; i < k.n; i++)
+      if (cfg_has_decisions(b, k.v[i])) cfg_expr_flow(b, k.v[i]);
+  } else if (op != OP_OPAQUE) {
+    /* unsequenced operands: one statement expression with control flow is built in place (one
+       that jumps out of itself first), the others stay whole; else the one with decisions */
+    int with = -1, count = 0, flow = -1;
+    for (size_t i = 0; i < k.n; i++) {
       if (cfg_has_decisions(b, k.v[i])) { with = (int)i; count++; }
-    if (count == 1) cfg_expr_flow(b, k.v[with]);
+      if (cfg_has_flow(b, k.v[i], false) && (flow < 0 || (!cfg_has_flow(b, k.v[flow], true) && cfg_has_flow(b, k.v[i], true))))
+        flow = (int)i;
+    }
+    if (flow >= 0) cfg_expr_flow(b, k.v[flow]);
+    else if (count == 1) cfg_expr_flow(b, k.v[with]);
   }
   VEC_FREE(k);
 }
@@ -529,7 +600,7 @@ static void rest_lines(Builder *b, CXCursor e) {
   pp_block_add_lines(b->g, b->cur, file, line, line);
   PPStmt st = { file, line, line, false, false };
   VEC_PUSH(b->g->blocks.v[b->cur].stmts, st);
-  note_facts(b, e);
+  cfg_note_facts(b, e);
 }
 
 /* A decision on expression e: ends the current block with edges to t (true) and f; st, sf:

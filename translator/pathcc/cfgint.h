@@ -11,8 +11,13 @@
 
 
 typedef VEC(CXCursor) Kids;
-typedef struct { char *name; int block, head; } Label;
-typedef struct { int edge; char *name; } Goto;
+typedef struct { char *name; int block, head; unsigned off; } Label;  /* off: the label's start */
+typedef struct { int edge; char *name; unsigned off; } Goto;  /* off: its label's start, or BAD */
+/* A statement expression with control flow inside (a loop, if, switch, jump or label): built
+   in place where the walk of its enclosing expression meets it (walked), else left whole, which
+   only one that never jumps out of itself (escapes: break or continue bound outside, return,
+   goto to a label outside) can be. */
+typedef struct { unsigned off, end, line, end_line; bool escapes, walked; } Flow;
 typedef struct { int head; bool has_default; } Switch;
 
 /* The decision being built (--decisions=conditions): labels stand for "the first condition
@@ -53,6 +58,10 @@ typedef struct {
      B: ...): the labels of such a group share one block and one dispatch edge, as in GCC's CFG;
      -1: none */
   int group_edge;
+  VEC(Flow) flows;  /* the function's statement expressions with control flow, in text order */
+  CXCursor se_last; /* the statement whose value a statement expression being built takes: it
+                       starts a block of its own (null cursor: none) */
+  bool value;       /* the statement being built is that one (its value is used: it has code) */
   bool splits;      /* edge mode's split sites are wanted (PPCall.split) */
   size_t unsplit;   /* calls from here on have not met a statement after their own */
 } Builder;
@@ -110,6 +119,8 @@ int cfg_add_site(Builder *b, PPSiteKind k, unsigned off, unsigned end, int side)
 int cfg_new_inner(Builder *b);
 /* The first item of a block decides where its entry can be observed (the trace). */
 void cfg_set_head(Builder *b, int site);
+/* A statement expression with control flow: its statements become blocks and edges in place. */
+void cfg_stmt_expr(Builder *b, CXCursor se);
 
 /* cfgexpr.c */
 /* Block blk's position is where c starts (its decision, or its first statement when force is
@@ -119,6 +130,12 @@ void cfg_set_pos(Builder *b, int blk, CXCursor c, bool force);
 bool cfg_no_code(Builder *b, CXCursor c);
 /* Statement c runs in the current block: its lines, its facts and its calls go there. */
 void cfg_add_lines(Builder *b, CXCursor c);
+/* Statement c holds statement expressions with control flow and has been walked: its own lines
+   (outside them) go to the block it ended in, where what follows them runs (GCC puts the line of
+   an assignment from one there). */
+void cfg_flow_lines(Builder *b, CXCursor c);
+/* The facts of statement c go to the current block. */
+void cfg_note_facts(Builder *b, CXCursor c);
 /* The calls evaluated in c run in the current block (a later, deeper note wins: the leaves of
    a condition split by --decisions=conditions). */
 void cfg_note_calls(Builder *b, CXCursor c);
@@ -131,17 +148,25 @@ void cfg_cond_flow(Builder *b, CXCursor e, int t, int f);
    Operands of other operators are unsequenced, so when more than one holds decisions the
    compiler may run them in any order and the node stays whole. */
 void cfg_expr_flow(Builder *b, CXCursor e);
-/* Does e hold a decision (&&, ||, ?:) that runs where e runs (--decisions=conditions)? */
+/* Does e hold a decision (&&, ||, ?:) that runs where e runs (--decisions=conditions), or a
+   statement expression with control flow? */
 bool cfg_has_decisions(Builder *b, CXCursor e);
+/* The index in b->flows of statement expression se, or -1 (no control flow inside). */
+int cfg_flow_of(Builder *b, CXCursor se);
+/* Does the text of e hold a statement expression with control flow (one that escapes, when
+   escaping is set)? */
+bool cfg_has_flow(Builder *b, CXCursor e, bool escaping);
 
 /* cfgsrc.c */
 /* Offset just past the ':' that ends a label whose name or expression ends at off. */
 unsigned cfg_colon_after(Builder *b, unsigned off);
 /* Finds the two ';' and the ')' of a for header, skipping literals and nested brackets. */
 int cfg_for_header(Builder *b, unsigned for_off, unsigned *semi1, unsigned *semi2, unsigned *close);
-/* Does statement c hold a jump or label (return, goto, break, continue, case...)? An
-   expression statement that does (a GNU statement expression) is left uninstrumented. */
+/* Does statement c hold a jump or label (return, goto, break, continue, case...)? */
 bool cfg_has_jumps(CXCursor c);
+/* Fails the function when a statement expression left whole jumps out of itself (one met where
+   the order of evaluation is unspecified, beside another built in place). */
+void cfg_check_flows(Builder *b);
 /* Skips blanks, comments and directive lines (line markers, pragmas) from off. */
 unsigned cfg_skip_ws(const PPSource *s, unsigned off);
 /* Is the text at off the first on its line (nothing but blanks before it)? */
@@ -152,6 +177,7 @@ bool cfg_misleading(Builder *b, unsigned guard, unsigned end, bool is_do);
 /* Offset just past the last character of statement c, including its ';'. */
 unsigned cfg_stmt_end(Builder *b, CXCursor c);
 /* Why the body of a function cannot be instrumented (a construct this version leaves alone),
-   or NULL; *calls_setjmp: the body calls setjmp (its path register must be volatile). */
+   or NULL; *calls_setjmp: the body calls setjmp (its path register must be volatile). Fills
+   b->flows. */
 const char *cfg_refused(Builder *b, CXCursor body, bool *calls_setjmp);
 #endif

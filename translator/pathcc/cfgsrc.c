@@ -139,6 +139,72 @@ bool cfg_has_jumps(CXCursor c) {
   return found;
 }
 
+static enum CXChildVisitResult scan_control(CXCursor c, CXCursor parent, CXClientData d) {
+  switch (kind(c)) {
+  case CXCursor_IfStmt: case CXCursor_WhileStmt: case CXCursor_DoStmt: case CXCursor_ForStmt: case CXCursor_SwitchStmt:
+    *(bool *)d = true;
+    return CXChildVisit_Break;
+  default:
+    return scan_jumps(c, parent, d);
+  }
+}
+
+/* Does c hold a statement of control flow (a branch, loop, jump or label)? */
+static bool has_control(CXCursor c) {
+  bool found = false;
+  clang_visitChildren(c, scan_control, &found);
+  return found;
+}
+
+/* Does c, inside the statement expression [lo, hi), leave it: a return, a goto *p or to a label
+   outside, a break or continue without a loop (or switch) of its own inside around it? */
+static bool jumps_out(CXCursor c, unsigned lo, unsigned hi, int loops, int switches) {
+  switch (kind(c)) {
+  case CXCursor_ReturnStmt: case CXCursor_IndirectGotoStmt: return true;
+  case CXCursor_BreakStmt: return loops + switches == 0;
+  case CXCursor_ContinueStmt: return loops == 0;
+  case CXCursor_CaseStmt: case CXCursor_DefaultStmt: if (!switches) return true; break;
+  case CXCursor_GotoStmt: {
+    Kids k = kids(c);
+    CXCursor l = k.n ? clang_getCursorReferenced(k.v[0]) : clang_getNullCursor();
+    unsigned o = clang_Cursor_isNull(l) ? BAD : start_of(l);
+    VEC_FREE(k);
+    return o == BAD || o < lo || o >= hi;
+  }
+  case CXCursor_WhileStmt: case CXCursor_DoStmt: case CXCursor_ForStmt: loops++; break;
+  case CXCursor_SwitchStmt: switches++; break;
+  default: break;
+  }
+  Kids k = kids(c);
+  bool out = false;
+  for (size_t i = 0; i < k.n && !out; i++) out = jumps_out(k.v[i], lo, hi, loops, switches);
+  VEC_FREE(k);
+  return out;
+}
+
+/* Statement expression c: noted in b->flows when it holds control flow. */
+static void note_flow(Builder *b, CXCursor c) {
+  if (!has_control(c)) return;
+  CXSourceRange r = clang_getCursorExtent(c);
+  Flow f = { start_of(c), end_of(c), presumed(b, clang_getRangeStart(r), NULL), presumed(b, clang_getRangeEnd(r), NULL),
+             false, false };
+  f.escapes = jumps_out(c, f.off, f.end, 0, 0);
+  VEC_PUSH(b->flows, f);
+}
+
+void cfg_check_flows(Builder *b) {
+  for (size_t i = 0; i < b->flows.n; i++) {
+    const Flow *f = &b->flows.v[i];
+    bool whole = false;  /* inside another left whole: that one's jumps are what count */
+    for (size_t j = 0; j < b->flows.n && !whole; j++)
+      whole = j != i && !b->flows.v[j].walked && b->flows.v[j].off <= f->off && f->end <= b->flows.v[j].end;
+    if (!f->walked && f->escapes && !whole) {
+      if (!b->why) b->why = "a statement expression that jumps out of itself, beside another in an unsequenced expression";
+      return;
+    }
+  }
+}
+
 static bool is_setjmp(const char *n) {
   static const char *names[] = { "setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "__builtin_setjmp",
                                  "savectx", "vfork", 0 };
@@ -167,9 +233,9 @@ static enum CXChildVisitResult scan(CXCursor c, CXCursor parent, CXClientData d)
       if (!memcmp(g, "goto", 4)) { s->why = "asm goto is not instrumented yet"; return CXChildVisit_Break; }
     return CXChildVisit_Continue;
   }
-  case CXCursor_StmtExpr:
-    if (cfg_has_jumps(c)) { s->why = "a statement expression that jumps or has labels"; return CXChildVisit_Break; }
-    return CXChildVisit_Continue;  /* opaque: its inside stays one step of the enclosing block */
+  case CXCursor_StmtExpr:  /* one with control flow is built in place (cfg_stmt_expr) */
+    note_flow(s->b, c);
+    return CXChildVisit_Recurse;
   case CXCursor_FunctionDecl:
     if (clang_isCursorDefinition(c)) { s->why = "contains a nested function"; return CXChildVisit_Break; }
     return CXChildVisit_Continue;
