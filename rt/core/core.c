@@ -215,14 +215,16 @@ static void push_source(struct __pathprof_records **list, struct __pathprof_reco
    the address of its first member, which converts back to the whole struct (C99 6.7.2.1p13). */
 static const struct __pathprof_unit_width *width_view(const struct __pathprof_unit *u)
 {
-  return u->version == PATHPROF_UNIT_VERSION_WIDTH ? (const struct __pathprof_unit_width *)u : 0;
+  return (u->version & PATHPROF_UNIT_LAYOUT) == PATHPROF_UNIT_VERSION_WIDTH ? (const struct __pathprof_unit_width *)u : 0;
 }
 
 /* Whether the core can read u's fields: a known layout version and counter width. */
 static int layout_ok(const struct __pathprof_unit *u)
 {
   const struct __pathprof_unit_width *w;
-  if (u->version == PATHPROF_UNIT_VERSION)
+  if (u->version & ~(PATHPROF_UNIT_LAYOUT | PATHPROF_UNIT_GROWS))
+    return 0; /* a flag this core does not know */
+  if ((u->version & PATHPROF_UNIT_LAYOUT) == PATHPROF_UNIT_VERSION)
     return 1;
   w = width_view(u);
   return w && (w->counter_bits == 64 || w->counter_bits == 32);
@@ -326,23 +328,104 @@ void __pathprof_residual(struct __pathprof_unit *u, unsigned long fn, unsigned l
   __pathprof_hash_add(u, fn, id);
 }
 
-/* Counts one path end of hash-mode function fn and returns its entry, or 0 when the end was
-   dropped; at most 64 probes, never outside the table. */
-static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  unsigned long long key = (unsigned long long)fn + 1, *e;
-  unsigned long cap, i, n;
+/* ---- The tables a unit's hash table grows into (hosted targets) ----
+   A unit built to grow (PATHPROF_UNIT_GROWS) whose table has no room for a path end gets an
+   extra table from the back end (__pathprof_hash_more), twice the size of all it has, up to
+   PATHPROF_HASH_GROW_MAX entries in all; a back end without memory (freestanding) gives none,
+   and the end is dropped as before. Entries never move, so inline caches stay right. A key
+   lives in the first table, in chain order, that had a free slot among its probes when it came:
+   slots are never freed, so a free slot seen there means the key is in no later table. */
+struct hash_ext {
+  struct hash_ext *next;           /* every unit's extra tables, oldest first */
+  struct __pathprof_unit *u;
+  unsigned long cap;               /* entries */
+  unsigned long long e[1];         /* cap entries of 3 words {fn + 1, id, count} */
+};
+static struct hash_ext *exts;
 
-  if (!u)
-    return 0;
-  cap = u->hash_cap;
-  if (key == 0 || cap == 0 || !u->hash) {
-    u->hash_dropped++;
-    return 0;
+/* The first extra table of u at or after x (0 when none). */
+static struct hash_ext *ext_of(const struct __pathprof_unit *u, struct hash_ext *x)
+{
+  for (; x && x->u != u; x = x->next)
+    ;
+  return x;
+}
+
+/* The extra table after x (0: the first one) of u, or 0. */
+static struct hash_ext *ext_next(const struct __pathprof_unit *u, struct hash_ext *x)
+{
+#if defined(__GNUC__) && defined(__GCC_ATOMIC_POINTER_LOCK_FREE) && __GCC_ATOMIC_POINTER_LOCK_FREE == 2
+  return ext_of(u, __atomic_load_n(x ? &x->next : &exts, __ATOMIC_ACQUIRE));
+#else
+  return ext_of(u, x ? x->next : exts);
+#endif
+}
+
+/* Entries u's extra tables hold. */
+static unsigned long ext_entries(const struct __pathprof_unit *u)
+{
+  struct hash_ext *x;
+  unsigned long n = 0;
+  for (x = ext_next(u, 0); x; x = ext_next(u, x))
+    n += x->cap;
+  return n;
+}
+
+/* Appends table x at the end of the chain (a thread that lost a race to append appends after
+   the winner's table: no memory is wasted). */
+static void ext_append(struct hash_ext *x)
+{
+#if defined(__GNUC__) && defined(__GCC_ATOMIC_POINTER_LOCK_FREE) && __GCC_ATOMIC_POINTER_LOCK_FREE == 2
+  struct hash_ext **p = &exts, *none;
+  for (;;) {
+    while (__atomic_load_n(p, __ATOMIC_ACQUIRE))
+      p = &(*p)->next;
+    none = 0;
+    if (__atomic_compare_exchange_n(p, &none, x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return;
   }
-  i = first_slot(fn, id, cap);
+#else
+  struct hash_ext **p = &exts;
+  unsigned long s = IRQ_SAVE();
+  while (*p)
+    p = &(*p)->next;
+  *p = x;
+  IRQ_RESTORE(s);
+#endif
+}
+
+/* A new extra table for u (zeroed memory from the back end), or 0 when u may not grow, its
+   bound is reached or there is no memory. */
+static struct hash_ext *ext_grow(struct __pathprof_unit *u)
+{
+  unsigned long have, cap;
+  struct hash_ext *x;
+
+  if (!(u->version & PATHPROF_UNIT_GROWS) || u->hash_cap == 0)
+    return 0;
+  have = u->hash_cap + ext_entries(u);
+  if (have >= PATHPROF_HASH_GROW_MAX)
+    return 0;
+  cap = have > (PATHPROF_HASH_GROW_MAX - have) / 2 ? PATHPROF_HASH_GROW_MAX - have : 2 * have;
+  x = __pathprof_hash_more(sizeof *x + (3 * cap - 1) * sizeof x->e[0]);
+  if (!x)
+    return 0;
+  x->u = u;
+  x->cap = cap;
+  ext_append(x);
+  return x;
+}
+
+/* Counts one path end in table t of cap entries: its entry, or 0 when the probes found neither
+   it nor a free slot. */
+static unsigned long long *probe_count(unsigned long long *t, unsigned long cap, unsigned long long key,
+                                       unsigned long fn, unsigned long long id)
+{
+  unsigned long i = first_slot(fn, id, cap), n;
+  unsigned long long *e;
+
   for (n = 0; n < MAX_PROBES && n < cap; n++) {
-    e = u->hash + 3 * i;
+    e = t + 3 * i;
     if (e[0] == key && e[1] == id) {
       e[2]++;
       return e;
@@ -356,8 +439,71 @@ static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long f
     if (++i == cap)
       i = 0;
   }
+  return 0;
+}
+
+/* Counts one path end of hash-mode function fn and returns its entry, or 0 when the end was
+   dropped; at most 64 probes per table, never outside the tables. */
+static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  unsigned long long key = (unsigned long long)fn + 1, *e;
+  struct hash_ext *x;
+
+  if (!u)
+    return 0;
+  if (key == 0 || u->hash_cap == 0 || !u->hash) {
+    u->hash_dropped++;
+    return 0;
+  }
+  if ((e = probe_count(u->hash, u->hash_cap, key, fn, id)))
+    return e;
+  for (x = ext_next(u, 0); x; x = ext_next(u, x))
+    if ((e = probe_count(x->e, x->cap, key, fn, id)))
+      return e;
+  while ((x = ext_grow(u)))
+    if ((e = probe_count(x->e, x->cap, key, fn, id)))
+      return e;
   u->hash_dropped++;
   return 0;
+}
+
+/* Hash slots of u: its table's, then its extra tables' in chain order. */
+unsigned long __pathprof_hash_slots(const struct __pathprof_unit *u)
+{
+  return u && u->hash ? u->hash_cap + ext_entries(u) : 0;
+}
+
+/* The entry at hash slot i of u (__pathprof_hash_slots's numbering), or 0 past the end. */
+unsigned long long *__pathprof_hash_entry(const struct __pathprof_unit *u, unsigned long i)
+{
+  struct hash_ext *x;
+
+  if (!u || !u->hash)
+    return 0;
+  if (i < u->hash_cap)
+    return u->hash + 3 * i;
+  i -= u->hash_cap;
+  for (x = ext_next(u, 0); x && i >= x->cap; x = ext_next(u, x))
+    i -= x->cap;
+  return x ? x->e + 3 * i : 0;
+}
+
+/* Calls fn for each run of entries of u (its table, then each extra table): n entries at e,
+   numbered from slot first. */
+void __pathprof_hash_runs(const struct __pathprof_unit *u, void (*fn)(void *, unsigned long long *, unsigned long,
+                                                                         unsigned long), void *ctx)
+{
+  struct hash_ext *x;
+  unsigned long first;
+
+  if (!u || !u->hash)
+    return;
+  fn(ctx, u->hash, u->hash_cap, 0);
+  first = u->hash_cap;
+  for (x = ext_next(u, 0); x; x = ext_next(u, x)) {
+    fn(ctx, x->e, x->cap, first);
+    first += x->cap;
+  }
 }
 
 /* Counts one path end of hash-mode function fn. */
@@ -384,21 +530,14 @@ void __pathprof_hash_miss(struct __pathprof_unit *u, unsigned long fn, unsigned 
    the key is published (release). A slot seen busy is passed over, so the same (fn, id) may
    land in two slots: readers add such entries up. Counts use relaxed atomic adds. Returns the
    entry counted in, or 0 when the end was dropped. */
-static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+static unsigned long long *probe_count_atomic(unsigned long long *t, unsigned long cap, unsigned long long key,
+                                              unsigned long fn, unsigned long long id)
 {
-  unsigned long long key = (unsigned long long)fn + 1, *e, k;
-  unsigned long cap, i, n;
+  unsigned long i = first_slot(fn, id, cap), n;
+  unsigned long long *e, k;
 
-  if (!u)
-    return 0;
-  cap = u->hash_cap;
-  if (key == 0 || key == PATHPROF_KEY_BUSY || cap == 0 || !u->hash) {
-    __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
-    return 0;
-  }
-  i = first_slot(fn, id, cap);
   for (n = 0; n < MAX_PROBES && n < cap; n++) {
-    e = u->hash + 3 * i;
+    e = t + 3 * i;
     k = __atomic_load_n(&e[0], __ATOMIC_ACQUIRE);
     if (k == 0) {
       if (__atomic_compare_exchange_n(&e[0], &k, PATHPROF_KEY_BUSY, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
@@ -415,6 +554,29 @@ static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned
     if (++i == cap)
       i = 0;
   }
+  return 0;
+}
+
+/* The thread-safe hash_count over the unit's table and its extra tables. */
+static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
+{
+  unsigned long long key = (unsigned long long)fn + 1, *e;
+  struct hash_ext *x;
+
+  if (!u)
+    return 0;
+  if (key == 0 || key == PATHPROF_KEY_BUSY || u->hash_cap == 0 || !u->hash) {
+    __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
+    return 0;
+  }
+  if ((e = probe_count_atomic(u->hash, u->hash_cap, key, fn, id)))
+    return e;
+  for (x = ext_next(u, 0); x; x = ext_next(u, x))
+    if ((e = probe_count_atomic(x->e, x->cap, key, fn, id)))
+      return e;
+  while ((x = ext_grow(u)))
+    if ((e = probe_count_atomic(x->e, x->cap, key, fn, id)))
+      return e;
   __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
   return 0;
 }
@@ -521,10 +683,8 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
       continue;
     for (i = 0; i < u->ncounters; i++)
       __pathprof_counter_set(u, i, 0);
-    for (i = 0; u->hash && i < u->hash_cap; i++) { /* keys and ids stay: inline caches point at them */
-      e = u->hash + 3 * i;
+    for (i = 0; (e = __pathprof_hash_entry(u, i)); i++) /* keys and ids stay: inline caches point at them */
       e[2] = 0;
-    }
     u->hash_dropped = 0;
   }
   for (src = keep ? 0 : sources; src; src = src->next) /* the forests: with every unit */
@@ -627,10 +787,10 @@ static unsigned long name_len(const char *s)
 /* Number of used hash entries (key set, count > 0) the record will carry. */
 static unsigned long long used_entries(const struct __pathprof_unit *u)
 {
-  unsigned long long n = 0;
+  unsigned long long n = 0, *e;
   unsigned long i;
-  for (i = 0; u->hash && i < u->hash_cap; i++)
-    if (PATHPROF_ENTRY_USED(u->hash + 3 * i))
+  for (i = 0; (e = __pathprof_hash_entry(u, i)); i++)
+    if (PATHPROF_ENTRY_USED(e))
       n++;
   return n;
 }
@@ -640,16 +800,14 @@ static unsigned long long used_entries(const struct __pathprof_unit *u)
 static void put_hash(struct __pathprof_out *o, const struct __pathprof_unit *u, unsigned long long nhash)
 {
   unsigned long i;
-  unsigned long long key, count;
+  unsigned long long *e;
 
-  for (i = 0; u->hash && i < u->hash_cap && nhash > 0 && !o->failed; i++) {
-    key = u->hash[3 * i];
-    count = u->hash[3 * i + 2];
-    if (!PATHPROF_ENTRY_USED(u->hash + 3 * i))
+  for (i = 0; nhash > 0 && !o->failed && (e = __pathprof_hash_entry(u, i)); i++) {
+    if (!PATHPROF_ENTRY_USED(e))
       continue;
-    put_u64(o, key - 1);
-    put_u64(o, u->hash[3 * i + 1]);
-    put_u64(o, count);
+    put_u64(o, e[0] - 1);
+    put_u64(o, e[1]);
+    put_u64(o, e[2]);
     nhash--;
   }
   for (; nhash > 0 && !o->failed; nhash--) {

@@ -32,7 +32,11 @@ typedef struct {
   bool host;                /* the compiler targets the host: our POSIX runtime, with threads */
   int frames;               /* --frames=: PP_FRAMES_CALLS (the default), _ALL or _NONE */
   uint64_t array_limit;     /* functions with more paths count in the hash table */
+  uint64_t array_room;      /* when nonzero, the most array counters a unit may have: a function
+                               that would pass it counts in the hash table (hosted targets) */
   unsigned long hash_cap;   /* entries of the unit's hash table */
+  bool hash_grows;          /* the runtime may give the hash table more room when it fills
+                               (hosted targets, --hash-cap not given): no path end dropped */
   bool system_headers;      /* also instrument functions defined in system headers */
   bool conditions;          /* --decisions=conditions: &&, || and ?: are decisions */
   unsigned counter_bits;    /* 64, or 32 (--counter-bits=32: saturating, half the RAM) */
@@ -51,6 +55,7 @@ typedef struct {
   bool keep_calls;          /* the base getter and the frames' growth call the runtime through its
                                register-keeping entry (GCC on x86-64): callers keep their
                                registers across them */
+  bool lbss;                /* big arrays go to .lbss, after every .bss (GCC on the x86-64 host) */
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
@@ -62,6 +67,12 @@ typedef struct {
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;
 
+/* A hosted unit's array counters by default (path mode): 2^24 counters, 128 MiB of virtual
+   memory per unit at most, lazily mapped; the most a sparse profile record holds
+   (rt/profile SPRS_MAX_COUNTERS), so a run's appended stream stays sparse. */
+#define PP_HOST_ARRAY_ROOM (1ULL << 24)
+/* Arrays of at least this many bytes go to .lbss where PPOptions.lbss says. */
+#define PP_LBSS_BYTES 65536
 #define PP_K_MAX 64       /* the most BL paths per k-iteration path */
 
 typedef struct {

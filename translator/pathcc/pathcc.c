@@ -36,6 +36,7 @@ typedef struct {
   PPCompiler facts;          /* what the compiler is and targets (ccprobe.c) */
   int cc_asked;              /* 0: not yet, 1: its macros, 2: also its link */
   bool hash_cap_given;       /* --hash-cap was given */
+  bool array_limit_given;    /* --array-limit was given */
   const char *interesting;   /* --interesting=SPEC */
   PPInteresting spec;        /* SPEC, read once */
 } Driver;
@@ -788,7 +789,7 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--frames=all")) d->opt.frames = PP_FRAMES_ALL;
   else if (!strcmp(a, "--frames=none")) d->opt.frames = PP_FRAMES_NONE;
   else if (!strncmp(a, "--frames=", 9)) die("unknown value in %s (calls, all or none)", a);
-  else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
+  else if (!strncmp(a, "--array-limit=", 14)) { d->opt.array_limit = number(a, a + 14); d->array_limit_given = true; }
   else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
   else if (!strncmp(a, "--mode=", 7) && pp_mode_named(a + 7) >= 0) d->opt.mode = (PPMode)pp_mode_named(a + 7);
   else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
@@ -832,6 +833,20 @@ static void ppp_options(Driver *d) {
   if (pp_interesting_load(d->interesting, &d->spec, &err)) die("--interesting: %s", err);
   d->opt.interesting = &d->spec;
   if (!d->hash_cap_given) d->opt.hash_cap = 1024;
+}
+
+/* Path mode on a hosted target (our runtime linked, constructors run) counts every function in
+   the unit's array while the unit's array stays within PP_HOST_ARRAY_ROOM counters: an array
+   the OS maps lazily (zero pages, each made real by the first count on it), whose untouched
+   pages the exit never reads. Elsewhere, or with --array-limit given, the limit is as given
+   (default 4096) and bigger functions count in the hash table. On hosted targets that table
+   grows when it fills, unless --hash-cap was given or the counters live in a continuous file. */
+static void array_options(Driver *d) {
+  /* and the hash table grows when full (rt/core/core.h), unless its size was given */
+  d->opt.hash_grows = d->opt.ctor && !d->hash_cap_given && !d->opt.continuous;
+  if (d->array_limit_given || !d->opt.ctor || d->opt.mode != PP_MODE_PATH || d->opt.continuous) return;
+  d->opt.array_limit = PP_HOST_ARRAY_ROOM - 1;
+  d->opt.array_room = PP_HOST_ARRAY_ROOM;
 }
 
 static void env_options(Driver *d) {
@@ -973,6 +988,8 @@ static int pathcc_main(int argc, char **argv) {
   d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
   d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
   d.opt.keep_calls = pp_cc_keep_calls(cc);
+  d.opt.lbss = d.opt.keep_calls && d.opt.ctor;  /* GCC on the x86-64 host: big arrays after every .bss */
+  array_options(&d);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
