@@ -4,8 +4,8 @@
 # counts exact against the trace oracle and nothing dropped; the same function in the hash table
 # (--array-limit=4096), whose table grows past its 4096 entries, gives the same counts, with and
 # without threads; an explicit --hash-cap keeps the table's size and the report and coverage say
-# what it dropped; and a short run's exit reads no page of the big array it never touched (minor
-# faults near the plain build's).
+# what it dropped; and a short run's exit reads no page of the big array it never touched, nor of
+# the threads' shards of it (minor faults near the plain build's).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=bigfunc
 . "$top/regress/private.sh"
@@ -139,6 +139,13 @@ mkdir -p short && (cd short && "$top/bin/pathcc" gcc -O2 -o prog ../big.c) && {
   p=$(faults ./plain 10) i=$(PATHPROF_FILE=$out/short/prof faults short/prog 10)
   if [ -s short/prof ] && [ "$i" -le $((p + 200)) ]; then echo "ok bigfunc short run: $i minor faults (plain $p; the array is 8192 pages)"
   else echo "not ok bigfunc short run: $i minor faults (plain $p; the array is 8192 pages), profile $(wc -c <short/prof 2>/dev/null)"; fi
+  # with 4 threads: 3 shards of 32 MiB besides the array; folding them reads only what was written
+  $CC -O2 -DTHREADS -pthread -o tplain big.c && (cd short && "$top/bin/pathcc" gcc -O2 -DTHREADS -pthread -o tprog ../big.c) && {
+    rm -f short/tprof
+    p=$(faults ./tplain 10) i=$(PATHPROF_FILE=$out/short/tprof faults short/tprog 10)
+    if [ -s short/tprof ] && [ "$i" -le $((p + 400)) ]; then echo "ok bigfunc short run, 4 threads: $i minor faults (plain $p)"
+    else echo "not ok bigfunc short run, 4 threads: $i minor faults (plain $p; each shard is 8192 pages)"; fi
+  }
   if [ "$(uname -m)" = x86_64 ] && [ "$($CC -dumpmachine | cut -d- -f1)" = x86_64 ]; then
     size() { _h=$(readelf -SW "$2" | sed -n 's/^ *\[ *[0-9]*\] *//p' | awk -v s="$1" '$1 == s { print $5 }' | head -1); printf '%d\n' "0x${_h:-0}"; }
     b=$(size .bss short/prog) l=$(size .lbss short/prog)

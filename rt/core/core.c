@@ -681,8 +681,9 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
-    for (i = 0; i < u->ncounters; i++)
-      __pathprof_counter_set(u, i, 0);
+    for (i = 0; i < u->ncounters; i++) /* only counters that count: a zero page stays unwritten */
+      if (__pathprof_counter_get(u, i))
+        __pathprof_counter_set(u, i, 0);
     for (i = 0; (e = __pathprof_hash_entry(u, i)); i++) /* keys and ids stay: inline caches point at them */
       e[2] = 0;
     u->hash_dropped = 0;

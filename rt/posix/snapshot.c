@@ -224,6 +224,40 @@ static int snap_counters(struct __pathprof_snap *s, struct pagemap *pm)
   return 0;
 }
 
+/* See posix.h: the runs of c[0..n) on pages ever written, a page at a time, runs of written
+   pages joined. */
+void __pathprof_written_runs(unsigned long long *c, unsigned long n,
+                             void (*fn)(void *ctx, unsigned long i, unsigned long end), void *ctx)
+{
+  struct pagemap pm;
+  unsigned long i, end, from = 0, a;
+  int in = 0;
+
+  pm.fd = -1;
+  pm.page = 4096;
+  pm.lo = (unsigned long)c;
+  pm.end = (unsigned long)(c + n);
+  if (n * sizeof *c >= PAGEMAP_MIN)
+    pagemap_open(&pm);
+  for (i = 0; i < n; i = end) {
+    a = (unsigned long)(c + i);
+    end = i + (pm.page - a % pm.page + sizeof *c - 1) / sizeof *c;
+    if (end > n)
+      end = n;
+    if (untouched(&pm, a)) {
+      if (in)
+        fn(ctx, from, i);
+      in = 0;
+    } else if (!in) {
+      from = i;
+      in = 1;
+    }
+  }
+  if (in)
+    fn(ctx, from, n);
+  pagemap_close(&pm);
+}
+
 /* One hash entry with the slot it came from, sorted together. */
 struct slotted {
   struct pp_hent e;
