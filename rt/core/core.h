@@ -46,7 +46,7 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *));
 /* Whether hash slot e (key, id, count) holds a complete entry with a count. */
 #define PATHPROF_ENTRY_USED(e) ((e)[0] != 0 && (e)[0] != PATHPROF_KEY_BUSY && (e)[2] != 0)
 
-/* ---- Hash tables that grow (hosted targets; rt/core/core.c) ----
+/* ---- Hash tables that grow (hosted targets; rt/core/hash.c) ----
    A unit whose version has PATHPROF_UNIT_GROWS (unit.h; pathcc sets it on hosted targets unless
    --hash-cap was given) gets extra tables when its hash table has no room for a path end, each
    twice the entries it has so far, up to PATHPROF_HASH_GROW_MAX entries in all (24 bytes each:

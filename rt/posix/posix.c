@@ -166,7 +166,7 @@ void *__pathprof_kpath_more(unsigned long bytes)
   return malloc(bytes);
 }
 
-/* Memory for a unit's extra hash tables (rt/core/core.c): an anonymous mapping, zeroed and
+/* Memory for a unit's extra hash tables (rt/core/hash.c): an anonymous mapping, zeroed and
    made real page by page as entries fill it, never freed; not malloc, which the program may
    have instrumented (a hash-mode function in its allocator would call itself). */
 void *__pathprof_hash_more(unsigned long bytes)

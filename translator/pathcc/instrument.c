@@ -230,6 +230,20 @@ static void plan(Unit *u, PPFunc *f) {
   pp_func_free(f);
 }
 
+/* Path mode on a hosted target (our runtime linked, constructors run) counts every function in
+   the unit's array while the unit's array stays within PP_HOST_ARRAY_ROOM counters: an array
+   the OS maps lazily (zero pages, each made real by the first count on it), whose untouched
+   pages the exit never reads. Elsewhere, or with --array-limit given, the limit is as given
+   (default 4096) and bigger functions count in the hash table. On hosted targets that table
+   grows when it fills (rt/core/hash.c), unless --hash-cap was given or the counters live in a
+   continuous file. */
+void pp_hosted_counters(PPOptions *o, bool array_limit_given, bool hash_cap_given) {
+  o->hash_grows = o->ctor && !hash_cap_given && !o->continuous;
+  if (array_limit_given || !o->ctor || o->mode != PP_MODE_PATH || o->continuous) return;
+  o->array_limit = PP_HOST_ARRAY_ROOM - 1;
+  o->array_room = PP_HOST_ARRAY_ROOM;
+}
+
 /* The modes' names, as --mode= takes them and the tables and checksums record them. */
 static const char *const mode_names[] = { "path", "edge", "kpath", "ppp", "osp" };
 

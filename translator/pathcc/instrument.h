@@ -86,6 +86,9 @@ typedef struct {
 
 /* Instruments the preprocessed file ipath. Returns 0, or -1 with *err set when the unit
    cannot be handled at all (the caller then compiles it unchanged). */
+/* The hosted defaults of the counters' options (o->ctor, mode and continuous already set): the
+   array limit from memory and a hash table that grows, unless the options were given. */
+void pp_hosted_counters(PPOptions *o, bool array_limit_given, bool hash_cap_given);
 /* A mode's name (path, edge, kpath, ppp, osp), and the mode a name stands for (-1: none). */
 const char *pp_mode_name(PPMode m);
 int pp_mode_named(const char *name);

@@ -835,20 +835,6 @@ static void ppp_options(Driver *d) {
   if (!d->hash_cap_given) d->opt.hash_cap = 1024;
 }
 
-/* Path mode on a hosted target (our runtime linked, constructors run) counts every function in
-   the unit's array while the unit's array stays within PP_HOST_ARRAY_ROOM counters: an array
-   the OS maps lazily (zero pages, each made real by the first count on it), whose untouched
-   pages the exit never reads. Elsewhere, or with --array-limit given, the limit is as given
-   (default 4096) and bigger functions count in the hash table. On hosted targets that table
-   grows when it fills, unless --hash-cap was given or the counters live in a continuous file. */
-static void array_options(Driver *d) {
-  /* and the hash table grows when full (rt/core/core.h), unless its size was given */
-  d->opt.hash_grows = d->opt.ctor && !d->hash_cap_given && !d->opt.continuous;
-  if (d->array_limit_given || !d->opt.ctor || d->opt.mode != PP_MODE_PATH || d->opt.continuous) return;
-  d->opt.array_limit = PP_HOST_ARRAY_ROOM - 1;
-  d->opt.array_room = PP_HOST_ARRAY_ROOM;
-}
-
 static void env_options(Driver *d) {
   const char *f = getenv("PATHCC_FLAGS");
   if (!f) return;
@@ -989,7 +975,7 @@ static int pathcc_main(int argc, char **argv) {
   d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
   d.opt.keep_calls = pp_cc_keep_calls(cc);
   d.opt.lbss = d.opt.keep_calls && d.opt.ctor;  /* GCC on the x86-64 host: big arrays after every .bss */
-  array_options(&d);
+  pp_hosted_counters(&d.opt, d.array_limit_given, d.hash_cap_given);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));
