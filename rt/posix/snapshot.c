@@ -157,7 +157,11 @@ static void pagemap_close(struct pagemap *pm)
 static int untouched(struct pagemap *pm, unsigned long a)
 {
 #if defined(__linux__)
-  unsigned long p = a / pm->page, lo = pm->lo / pm->page, hi = (pm->end - 1) / pm->page;
+  unsigned long p = a / pm->page, lo, hi;
+  if (pm->fd >= 0 && p - pm->first < pm->n) /* in the window read last (the common case) */
+    return !(pm->e[p - pm->first] >> 62);
+  lo = pm->lo / pm->page;
+  hi = (pm->end - 1) / pm->page;
   if (a < pm->lo || a >= pm->end)
     lo = hi = p;
   else if (hi - lo >= sizeof pm->e / sizeof pm->e[0]) /* one window from p on */

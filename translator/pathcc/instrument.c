@@ -505,13 +505,20 @@ static bool gnu_output(const PPSource *src) {
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
   char opts[160];
-  snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
-           pp_mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
+  snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d hash=%lu sys=%d cond=%d bits=%u",
+           pp_mode_name(u->o->mode), u->o->trace, u->o->hash_cap,
            u->o->system_headers, u->o->conditions, u->o->counter_bits);
   if (kpath_k(u->o) && !u->o->k) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=auto");
   else if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
   uint64_t h = pp_prefix_map_hash(u->o->maps, PP_FNV_BASIS, u->src.text, u->src.len);
   h = pp_fnv1a(h, opts, strlen(opts));
+  /* where each function counts (what --array-limit decided: two limits that give one layout
+     give one checksum, so a hosted build and a --continuous one of a unit match) */
+  for (size_t i = 0; i < u->tab.funcs.n; i++) {
+    const PPTabFunc *t = &u->tab.funcs.v[i];
+    uint64_t w[3] = { t->hash, t->ppp_array, t->offset };
+    h = pp_fnv1a(h, w, sizeof w);
+  }
   /* the placement too: edge mode's counters sit where it put them */
   for (size_t i = 0; i < u->funcs.n; i++)
     for (size_t k = 0; k < u->funcs.v[i].g.edges.n; k++) {
