@@ -139,7 +139,7 @@ int main(int argc, char **argv)
   return 0;
 }
 SRC
-if (cd "$d/part" && "$top/bin/pathcc" gcc -O0 -o p p.c && PATHPROF_FILE=c.out%c ./p 1) >"$d/part/build.log" 2>&1; then
+if (cd "$d/part" && "$top/bin/pathcc" --array-limit=4096 gcc -O0 -o p p.c && PATHPROF_FILE=c.out%c ./p 1) >"$d/part/build.log" 2>&1; then
   sz=$(wc -c <"$d/part/c.out")
   (cd "$d/part" && trap '' XFSZ && ulimit -f $((sz / 512)) && PATHPROF_FILE=c.out%c ./p 2) >/dev/null 2>"$d/part/run.err"
   aside=$(ls "$d"/part/c.out.*.bad-merge 2>/dev/null | head -1)

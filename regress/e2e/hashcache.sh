@@ -81,17 +81,17 @@ PY
 }
 
 # the cached build counts in the hash table through its cache, the array build in an array
-build cache --trace gcc -O2 && build array --array-limit=2000000 gcc -O2 || exit 0
+build cache --trace --array-limit=4096 gcc -O2 && build array --array-limit=2000000 gcc -O2 || exit 0
 python3 - cache/*-hc.pp.json array/*-hc.pp.json <<'PY'
 import json, sys
 def step(p):
     return [f for f in json.load(open(p))['functions'] if f['name'] == 'step'][0]
 c, a = step(sys.argv[1]), step(sys.argv[2])
 ok = c['counter'] == 'hash' and a['counter'] == 'array' and int(c['paths']) >= 10**6
-print(('ok' if ok else 'not ok') + ' hashcache: step has %s paths, in %s (default) and %s (--array-limit)'
+print(('ok' if ok else 'not ok') + ' hashcache: step has %s paths, in %s (--array-limit=4096) and %s (--array-limit=2000000)'
       % (c['paths'], c['counter'], a['counter']))
 PY
-(cd cache && "$top/bin/pathcc" gcc -O2 -c -o hc.o ../hc.c)
+(cd cache && "$top/bin/pathcc" --array-limit=4096 gcc -O2 -c -o hc.o ../hc.c)
 if nm cache/hc.o | grep -q ' U __pathprof_hash_miss$' && ! nm cache/hc.o | grep -q ' U __pathprof_hash_add$'; then
   echo "ok hashcache: path ends of step go through the inline cache (__pathprof_hash_miss on a miss)"
 else
@@ -102,12 +102,12 @@ python3 "$top/regress/oracle.py" --name "hashcache trace" --trace cache/trace --
 same cache array "cache = array"
 
 # atomic cache, and threads: shards with the atomic table against shards with arrays
-build atomic --update=atomic gcc -O2 && same atomic array "atomic cache = array"
-build tcache --update=prefer-atomic gcc -O2 -DTHREADS -pthread &&
+build atomic --update=atomic --array-limit=4096 gcc -O2 && same atomic array "atomic cache = array"
+build tcache --update=prefer-atomic --array-limit=4096 gcc -O2 -DTHREADS -pthread &&
   build tarray --update=prefer-atomic --array-limit=2000000 gcc -O2 -DTHREADS -pthread &&
   same tcache tarray "4 threads, prefer-atomic: cache = array"
-build tatomic --update=atomic gcc -O2 -DTHREADS -pthread && same tatomic tarray "4 threads, atomic: cache = array"
+build tatomic --update=atomic --array-limit=4096 gcc -O2 -DTHREADS -pthread && same tatomic tarray "4 threads, atomic: cache = array"
 
 # pathprof_reset halfway: the cache keeps pointing at entries whose counts were zeroed
-build rcache gcc -O2 -DRESET && build rarray --array-limit=2000000 gcc -O2 -DRESET &&
+build rcache --array-limit=4096 gcc -O2 -DRESET && build rarray --array-limit=2000000 gcc -O2 -DRESET &&
   same rcache rarray "after pathprof_reset: cache = array"

@@ -39,7 +39,7 @@ else
 fi
 
 # Path ends the hash table had no room for are shown, not silently left out.
-(cd "$d" && "$P" --hash-cap=8 gcc -O2 -o mp "$top/samples/manypaths.c" && PATHPROF_FILE="$d/mp.out" ./mp) >"$d/mp.log" 2>&1
+(cd "$d" && "$P" --array-limit=4096 --hash-cap=8 gcc -O2 -o mp "$top/samples/manypaths.c" && PATHPROF_FILE="$d/mp.out" ./mp) >"$d/mp.log" 2>&1
 dropped=$("$R" dump --decode "$d/mp.out" 2>/dev/null | awk '$1 == "D" { s += $3 } END { print s + 0 }')
 (cd "$d" && "$R" report mp.out >mp.txt 2>&1)
 if [ "$dropped" = 0 ]; then

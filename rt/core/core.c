@@ -1,4 +1,4 @@
-/* core.c: the freestanding runtime core: unit registry, bounded hash counters, profile dump, reset.
+/* core.c: the freestanding runtime core: unit registry, array counters, profile dump, reset (the hash table: hash.c).
    Needs no library at all: no malloc, no stdio, no libgcc helpers (no 64-bit division, shift by a
    variable amount or, on 32-bit targets, 64-bit multiplication), no 64-bit atomics, no
    constructors. Builds warning-free with -ffreestanding -nostdlib for arm-none-eabi (Cortex-M0+,
@@ -9,7 +9,6 @@
 #define END_TAG 0x00444E45UL   /* "END\0" */
 #define TEST_TAG 0x54534554UL  /* "TEST" */
 #define FNV_BASIS 0xcbf29ce484222325ULL
-#define MAX_PROBES 64
 #define SAT32 0xffffffffUL
 /* Bytes handed to a write_fn at once: -DPATHPROF_CHUNK=N (1..256) trades stack for calls. */
 #ifndef PATHPROF_CHUNK
@@ -20,15 +19,6 @@
 #endif
 #define CHUNK PATHPROF_CHUNK
 
-/* Targets with 32-bit longs get a 32-bit hash mix (no 64-bit multiply, which Cortex-M0 lacks). */
-#if defined(PATHPROF_SLOT32) || (defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ < 8)
-#define SLOT32 1
-#endif
-/* Targets without a divide instruction reduce the hash with shifts instead of %. */
-#if defined(PATHPROF_SOFT_DIV) || (defined(__arm__) && !defined(__ARM_FEATURE_IDIV)) || \
-    (defined(__riscv) && !defined(__riscv_div))
-#define SOFT_DIV 1
-#endif
 
 /* The registry ends in this sentinel, so a registered unit's next is never 0. */
 static struct __pathprof_unit sentinel;
@@ -215,14 +205,16 @@ static void push_source(struct __pathprof_records **list, struct __pathprof_reco
    the address of its first member, which converts back to the whole struct (C99 6.7.2.1p13). */
 static const struct __pathprof_unit_width *width_view(const struct __pathprof_unit *u)
 {
-  return u->version == PATHPROF_UNIT_VERSION_WIDTH ? (const struct __pathprof_unit_width *)u : 0;
+  return (u->version & PATHPROF_UNIT_LAYOUT) == PATHPROF_UNIT_VERSION_WIDTH ? (const struct __pathprof_unit_width *)u : 0;
 }
 
 /* Whether the core can read u's fields: a known layout version and counter width. */
 static int layout_ok(const struct __pathprof_unit *u)
 {
   const struct __pathprof_unit_width *w;
-  if (u->version == PATHPROF_UNIT_VERSION)
+  if (u->version & ~(PATHPROF_UNIT_LAYOUT | PATHPROF_UNIT_GROWS))
+    return 0; /* a flag this core does not know */
+  if ((u->version & PATHPROF_UNIT_LAYOUT) == PATHPROF_UNIT_VERSION)
     return 1;
   w = width_view(u);
   return w && (w->counter_bits == 64 || w->counter_bits == 32);
@@ -262,214 +254,6 @@ struct __pathprof_unit *__pathprof_next(struct __pathprof_unit *u)
   return (n == &sentinel || n == 0) ? 0 : n;
 }
 
-#ifndef SLOT32
-/* Mixes (fn, id) into 64 well-spread bits (splitmix64 finaliser) to pick a first probe. */
-static unsigned long long mix(unsigned long fn, unsigned long long id)
-{
-  unsigned long long h = id ^ ((unsigned long long)fn * 0x9e3779b97f4a7c15ULL);
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-#else
-/* Mixes (fn, id) into 32 well-spread bits (murmur3 finaliser) with 32-bit multiplies only. */
-static unsigned long mix(unsigned long fn, unsigned long long id)
-{
-  unsigned long h = (unsigned long)(id & SAT32) ^ (((unsigned long)(id >> 32) * 0x85ebca6bUL) & SAT32) ^
-                    ((fn * 0x9e3779b9UL) & SAT32);
-  h ^= h >> 16;
-  h = (h * 0x85ebca6bUL) & SAT32;
-  h ^= h >> 13;
-  h = (h * 0xc2b2ae35UL) & SAT32;
-  h ^= h >> 16;
-  return h;
-}
-#endif
-
-/* h % d (d > 0), with a divide instruction or, where there is none, by shift and subtract. */
-static unsigned long reduce(unsigned long h, unsigned long d)
-{
-#ifdef SOFT_DIV
-  unsigned long r = 0, top;
-  int i, bits = (int)(8 * sizeof r);
-
-  for (i = bits - 1; i >= 0; i--) {
-    top = r >> (bits - 1);
-    r = (r << 1) | ((h >> i) & 1UL);
-    if (top || r >= d)
-      r -= d; /* when top was set the true value exceeds d and the difference fits */
-  }
-  return r;
-#else
-  return h % d;
-#endif
-}
-
-/* First probe slot: on 64-bit longs the mix is folded to a long first. */
-static unsigned long first_slot(unsigned long fn, unsigned long long id, unsigned long cap)
-{
-#ifndef SLOT32
-  unsigned long long h = mix(fn, id);
-  return reduce((unsigned long)(h ^ (h >> 32)), cap);
-#else
-  return reduce(mix(fn, id), cap);
-#endif
-}
-
-/* A residual path of a ppp function (one outside its interesting set): counted like a hash-mode
-   path end. A separate, cold entry point, so the rare call does not cost the hot paths. */
-void __pathprof_residual(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  __pathprof_hash_add(u, fn, id);
-}
-
-/* Counts one path end of hash-mode function fn and returns its entry, or 0 when the end was
-   dropped; at most 64 probes, never outside the table. */
-static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  unsigned long long key = (unsigned long long)fn + 1, *e;
-  unsigned long cap, i, n;
-
-  if (!u)
-    return 0;
-  cap = u->hash_cap;
-  if (key == 0 || cap == 0 || !u->hash) {
-    u->hash_dropped++;
-    return 0;
-  }
-  i = first_slot(fn, id, cap);
-  for (n = 0; n < MAX_PROBES && n < cap; n++) {
-    e = u->hash + 3 * i;
-    if (e[0] == key && e[1] == id) {
-      e[2]++;
-      return e;
-    }
-    if (e[0] == 0) { /* count and id first, so a reader that sees the key sees them too */
-      e[2] = 1;
-      e[1] = id;
-      e[0] = key;
-      return e;
-    }
-    if (++i == cap)
-      i = 0;
-  }
-  u->hash_dropped++;
-  return 0;
-}
-
-/* Counts one path end of hash-mode function fn. */
-void __pathprof_hash_add(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  (void)hash_count(u, fn, id);
-}
-
-/* A path end of hash-mode function fn that its inline cache (pathcc's __pathprof_k<fn>) did not
-   hold: counted in the table, and the cache slot the rewriter chose for id points at its entry
-   from now on, so the next end of that path is a compare and an add. Entries never move and
-   keep their key and id for the life of the process (a reset zeroes counts only), so a slot
-   stays right; a dropped end leaves the slot as it was. */
-void __pathprof_hash_miss(struct __pathprof_unit *u, unsigned long fn, unsigned long long id, unsigned long long **slot)
-{
-  unsigned long long *e = hash_count(u, fn, id);
-  if (e && slot)
-    *slot = e;
-}
-
-#if defined(__GNUC__) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
-/* The thread-safe hash_count (pathcc --update=atomic, prefer-atomic). A free slot is
-   claimed by swapping its key from 0 to PATHPROF_KEY_BUSY; the id and first count follow, then
-   the key is published (release). A slot seen busy is passed over, so the same (fn, id) may
-   land in two slots: readers add such entries up. Counts use relaxed atomic adds. Returns the
-   entry counted in, or 0 when the end was dropped. */
-static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  unsigned long long key = (unsigned long long)fn + 1, *e, k;
-  unsigned long cap, i, n;
-
-  if (!u)
-    return 0;
-  cap = u->hash_cap;
-  if (key == 0 || key == PATHPROF_KEY_BUSY || cap == 0 || !u->hash) {
-    __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
-    return 0;
-  }
-  i = first_slot(fn, id, cap);
-  for (n = 0; n < MAX_PROBES && n < cap; n++) {
-    e = u->hash + 3 * i;
-    k = __atomic_load_n(&e[0], __ATOMIC_ACQUIRE);
-    if (k == 0) {
-      if (__atomic_compare_exchange_n(&e[0], &k, PATHPROF_KEY_BUSY, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-        e[1] = id;
-        __atomic_fetch_add(&e[2], 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&e[0], key, __ATOMIC_RELEASE);
-        return e;
-      }
-    }
-    if (k == key && e[1] == id) {
-      __atomic_fetch_add(&e[2], 1, __ATOMIC_RELAXED);
-      return e;
-    }
-    if (++i == cap)
-      i = 0;
-  }
-  __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
-  return 0;
-}
-
-/* The thread-safe __pathprof_hash_add. */
-void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  (void)hash_count_atomic(u, fn, id);
-}
-
-/* The thread-safe __pathprof_hash_miss: the slot is published after the entry (release), and
-   the instrumented code reads it with acquire, so a thread that sees the slot sees the id. */
-void __pathprof_hash_miss_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id,
-                                 unsigned long long **slot)
-{
-  unsigned long long *e = hash_count_atomic(u, fn, id);
-  if (e && slot)
-    __atomic_store_n(slot, e, __ATOMIC_RELEASE);
-}
-
-/* The runtime's counter add, for units whose compiler has no atomics of its own (tcc on a
-   host): with lock-free 64-bit atomics in the runtime's compiler, a relaxed atomic add. */
-void __pathprof_add_masked(unsigned long long *p, unsigned long long v)
-{
-  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-#else
-/* Without lock-free 64-bit atomics: the plain version inside the critical section (single-core
-   targets, where an interrupt handler is the only other counter). */
-void __pathprof_hash_add_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
-{
-  unsigned long s = IRQ_SAVE();
-  __pathprof_hash_add(u, fn, id);
-  IRQ_RESTORE(s);
-}
-
-/* *p += v inside the critical section: --update=atomic's counter add on targets with no atomic
-   add (Cortex-M0, AVR, RV32I), so a main loop and an interrupt handler never lose a count. */
-void __pathprof_add_masked(unsigned long long *p, unsigned long long v)
-{
-  unsigned long s = IRQ_SAVE();
-  *p += v;
-  IRQ_RESTORE(s);
-}
-
-/* The same for a miss of an inline cache (which pathcc gives such targets only under plain
-   counting, but the entry point exists wherever the core is built). */
-void __pathprof_hash_miss_atomic(struct __pathprof_unit *u, unsigned long fn, unsigned long long id,
-                                 unsigned long long **slot)
-{
-  unsigned long s = IRQ_SAVE();
-  __pathprof_hash_miss(u, fn, id, slot);
-  IRQ_RESTORE(s);
-}
-#endif
 
 /* Array counter i of u, whatever its width. */
 unsigned long long __pathprof_counter_get(const struct __pathprof_unit *u, unsigned long i)
@@ -519,12 +303,11 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
-    for (i = 0; i < u->ncounters; i++)
-      __pathprof_counter_set(u, i, 0);
-    for (i = 0; u->hash && i < u->hash_cap; i++) { /* keys and ids stay: inline caches point at them */
-      e = u->hash + 3 * i;
+    for (i = 0; i < u->ncounters; i++) /* only counters that count: a zero page stays unwritten */
+      if (__pathprof_counter_get(u, i))
+        __pathprof_counter_set(u, i, 0);
+    for (i = 0; (e = __pathprof_hash_entry(u, i)); i++) /* keys and ids stay: inline caches point at them */
       e[2] = 0;
-    }
     u->hash_dropped = 0;
   }
   for (src = keep ? 0 : sources; src; src = src->next) /* the forests: with every unit */
@@ -627,10 +410,10 @@ static unsigned long name_len(const char *s)
 /* Number of used hash entries (key set, count > 0) the record will carry. */
 static unsigned long long used_entries(const struct __pathprof_unit *u)
 {
-  unsigned long long n = 0;
+  unsigned long long n = 0, *e;
   unsigned long i;
-  for (i = 0; u->hash && i < u->hash_cap; i++)
-    if (PATHPROF_ENTRY_USED(u->hash + 3 * i))
+  for (i = 0; (e = __pathprof_hash_entry(u, i)); i++)
+    if (PATHPROF_ENTRY_USED(e))
       n++;
   return n;
 }
@@ -640,16 +423,14 @@ static unsigned long long used_entries(const struct __pathprof_unit *u)
 static void put_hash(struct __pathprof_out *o, const struct __pathprof_unit *u, unsigned long long nhash)
 {
   unsigned long i;
-  unsigned long long key, count;
+  unsigned long long *e;
 
-  for (i = 0; u->hash && i < u->hash_cap && nhash > 0 && !o->failed; i++) {
-    key = u->hash[3 * i];
-    count = u->hash[3 * i + 2];
-    if (!PATHPROF_ENTRY_USED(u->hash + 3 * i))
+  for (i = 0; nhash > 0 && !o->failed && (e = __pathprof_hash_entry(u, i)); i++) {
+    if (!PATHPROF_ENTRY_USED(e))
       continue;
-    put_u64(o, key - 1);
-    put_u64(o, u->hash[3 * i + 1]);
-    put_u64(o, count);
+    put_u64(o, e[0] - 1);
+    put_u64(o, e[1]);
+    put_u64(o, e[2]);
     nhash--;
   }
   for (; nhash > 0 && !o->failed; nhash--) {

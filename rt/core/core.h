@@ -46,6 +46,32 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *));
 /* Whether hash slot e (key, id, count) holds a complete entry with a count. */
 #define PATHPROF_ENTRY_USED(e) ((e)[0] != 0 && (e)[0] != PATHPROF_KEY_BUSY && (e)[2] != 0)
 
+/* ---- Hash tables that grow (hosted targets; rt/core/hash.c) ----
+   A unit whose version has PATHPROF_UNIT_GROWS (unit.h; pathcc sets it on hosted targets unless
+   --hash-cap was given) gets extra tables when its hash table has no room for a path end, each
+   twice the entries it has so far, up to PATHPROF_HASH_GROW_MAX entries in all (24 bytes each:
+   2^24 entries, 384 MiB of virtual memory per unit, on 64-bit hosts); past that, or when the
+   back end has no memory, the end is dropped and counted in hash_dropped. */
+#ifndef PATHPROF_HASH_GROW_MAX
+#if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ >= 8
+#define PATHPROF_HASH_GROW_MAX (1UL << 24)
+#else
+#define PATHPROF_HASH_GROW_MAX (1UL << 20)
+#endif
+#endif
+
+/* Defined by every back end: `bytes` of zeroed memory, aligned for any object, for an extra
+   hash table (POSIX: an anonymous mapping, never freed; freestanding: none, 0). */
+void *__pathprof_hash_more(unsigned long bytes);
+
+/* Hash slots of u (its table's, then its extra tables'), and the entry {fn + 1, id, count} at
+   slot i of them (0 past the end). */
+unsigned long __pathprof_hash_slots(const struct __pathprof_unit *u);
+unsigned long long *__pathprof_hash_entry(const struct __pathprof_unit *u, unsigned long i);
+/* Calls fn(ctx, entries, n, first slot) for u's table and then each of its extra tables. */
+void __pathprof_hash_runs(const struct __pathprof_unit *u, void (*fn)(void *, unsigned long long *, unsigned long,
+                                                                         unsigned long), void *ctx);
+
 /* The first registered unit, or 0 if none. Units registered later come first. */
 struct __pathprof_unit *__pathprof_first(void);
 

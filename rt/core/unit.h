@@ -83,6 +83,10 @@ __PATHPROF_NORETURN void __pathprof_quick_exit(int);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2
+/* The version's low byte is the layout (1 or 2); above it, flags: PATHPROF_UNIT_GROWS, the
+   unit's hash table may grow when full (hosted targets, --hash-cap not given: rt/core/core.h). */
+#define PATHPROF_UNIT_LAYOUT 0xffUL
+#define PATHPROF_UNIT_GROWS 0x100UL
 /* struct __pathprof_frame: a frame whose fs is PATHPROF_FRAME_END is no frame but the end of a
    thread's stack of frames: pushing onto it calls __pathprof_grow. */
 #define PATHPROF_FRAME_END (~0UL)

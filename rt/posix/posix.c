@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -163,6 +164,15 @@ static int unmapped(const struct __pathprof_unit *u)
 void *__pathprof_kpath_more(unsigned long bytes)
 {
   return malloc(bytes);
+}
+
+/* Memory for a unit's extra hash tables (rt/core/hash.c): an anonymous mapping, zeroed and
+   made real page by page as entries fill it, never freed; not malloc, which the program may
+   have instrumented (a hash-mode function in its allocator would call itself). */
+void *__pathprof_hash_more(unsigned long bytes)
+{
+  void *p = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? 0 : p;
 }
 
 /* Whether $PATHPROF_SYNC asks for durability beyond the atomic rename: fsync of what was

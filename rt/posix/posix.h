@@ -55,6 +55,11 @@ int __pathprof_snapshot_take(struct __pathprof_snapshot *ss, int (*keep)(const s
 int __pathprof_snapshot_profile(const struct __pathprof_snapshot *ss, struct pp_profile *p, char *err, size_t errlen);
 void __pathprof_snapshot_subtract(const struct __pathprof_snapshot *ss);
 void __pathprof_snapshot_free(struct __pathprof_snapshot *ss);
+/* Calls fn(ctx, i, end) for each run c[i..end) of the n 64-bit words at c that lie on pages the
+   process ever wrote (Linux's /proc/self/pagemap; elsewhere, or for less than 64 KiB, one run of
+   all n): a big function's shard, mapped lazily, is read only where its thread counted. */
+void __pathprof_written_runs(unsigned long long *c, unsigned long n,
+                             void (*fn)(void *ctx, unsigned long i, unsigned long end), void *ctx);
 
 /* filemerge.c: opens path (never through a link; created when missing) and locks it, retrying
    while writers rename new files over it: the locked fd (*st, when st is not 0, its status as

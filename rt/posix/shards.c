@@ -33,17 +33,35 @@ static int shard_key_ok;
 /* Set by the crash handler: from then on dumps fold shards without the lock. */
 static volatile sig_atomic_t crashed;
 
-/* Moves n counts from `from` into `to`, each taken with an exchange so a count made meanwhile is
-   kept for the next move; atomic, as a dump or the crash handler may be folding alongside. */
+/* A move of counts between two arrays of one unit (move_counts). */
+struct move {
+  unsigned long long *to, *from;
+};
+
+/* Moves the counts of from[i..end) into `to`, each taken with an exchange so a count made
+   meanwhile is kept for the next move; atomic, as a dump or the crash handler may be folding
+   alongside. A zero counter is only read (an exchange would write its page into memory). */
+static void move_run(void *ctx, unsigned long i, unsigned long end)
+{
+  struct move *m = ctx;
+  unsigned long long v;
+  for (; i < end; i++) {
+    if (!__atomic_load_n(&m->from[i], __ATOMIC_RELAXED))
+      continue;
+    v = __atomic_exchange_n(&m->from[i], 0, __ATOMIC_RELAXED);
+    if (v)
+      __atomic_fetch_add(&m->to[i], v, __ATOMIC_RELAXED);
+  }
+}
+
+/* Moves n counts from `from` into `to`, reading only the pages of `from` its thread wrote: a
+   big function's shard is mapped lazily, and most of it is never counted in. */
 static void move_counts(unsigned long long *to, unsigned long long *from, unsigned long n)
 {
-  unsigned long i;
-  unsigned long long v;
-  for (i = 0; i < n; i++) {
-    v = __atomic_exchange_n(&from[i], 0, __ATOMIC_RELAXED);
-    if (v)
-      __atomic_fetch_add(&to[i], v, __ATOMIC_RELAXED);
-  }
+  struct move m;
+  m.to = to;
+  m.from = from;
+  __pathprof_written_runs(from, n, move_run, &m);
 }
 
 /* A shard's counts go into its unit (dumps, the crash handler). */
@@ -216,7 +234,8 @@ void __pathprof_backend_reset(void)
   pthread_mutex_lock(&shard_mutex);
   for (s = shards; s; s = s->next)
     for (i = 0; i < s->u->ncounters; i++)
-      __atomic_store_n(&s->c[i], 0, __ATOMIC_RELAXED);
+      if (__atomic_load_n(&s->c[i], __ATOMIC_RELAXED)) /* zeros stay unwritten (move_counts) */
+        __atomic_store_n(&s->c[i], 0, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&shard_mutex);
 }
 

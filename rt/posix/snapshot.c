@@ -157,7 +157,11 @@ static void pagemap_close(struct pagemap *pm)
 static int untouched(struct pagemap *pm, unsigned long a)
 {
 #if defined(__linux__)
-  unsigned long p = a / pm->page, lo = pm->lo / pm->page, hi = (pm->end - 1) / pm->page;
+  unsigned long p = a / pm->page, lo, hi;
+  if (pm->fd >= 0 && p - pm->first < pm->n) /* in the window read last (the common case) */
+    return !(pm->e[p - pm->first] >> 62);
+  lo = pm->lo / pm->page;
+  hi = (pm->end - 1) / pm->page;
   if (a < pm->lo || a >= pm->end)
     lo = hi = p;
   else if (hi - lo >= sizeof pm->e / sizeof pm->e[0]) /* one window from p on */
@@ -224,6 +228,40 @@ static int snap_counters(struct __pathprof_snap *s, struct pagemap *pm)
   return 0;
 }
 
+/* See posix.h: the runs of c[0..n) on pages ever written, a page at a time, runs of written
+   pages joined. */
+void __pathprof_written_runs(unsigned long long *c, unsigned long n,
+                             void (*fn)(void *ctx, unsigned long i, unsigned long end), void *ctx)
+{
+  struct pagemap pm;
+  unsigned long i, end, from = 0, a;
+  int in = 0;
+
+  pm.fd = -1;
+  pm.page = 4096;
+  pm.lo = (unsigned long)c;
+  pm.end = (unsigned long)(c + n);
+  if (n * sizeof *c >= PAGEMAP_MIN)
+    pagemap_open(&pm);
+  for (i = 0; i < n; i = end) {
+    a = (unsigned long)(c + i);
+    end = i + (pm.page - a % pm.page + sizeof *c - 1) / sizeof *c;
+    if (end > n)
+      end = n;
+    if (untouched(&pm, a)) {
+      if (in)
+        fn(ctx, from, i);
+      in = 0;
+    } else if (!in) {
+      from = i;
+      in = 1;
+    }
+  }
+  if (in)
+    fn(ctx, from, n);
+  pagemap_close(&pm);
+}
+
 /* One hash entry with the slot it came from, sorted together. */
 struct slotted {
   struct pp_hent e;
@@ -239,55 +277,73 @@ static int cmp_slotted(const void *a, const void *b)
   return x->e.id < y->e.id ? -1 : x->e.id > y->e.id;
 }
 
-/* The used hash entries of s->u (key set, count > 0) sorted by (fn, id), with their slots; the
-   slots on pages never written are passed over (an entry belongs to the page of its key's first
-   byte: a used entry had its key written). */
-static int snap_hash(struct __pathprof_snap *s, struct pagemap *pm)
-{
-  const struct __pathprof_unit *u = s->u;
-  unsigned long i, k, end, a, n = 0, cap = 0;
-  const unsigned long long *e;
-  struct slotted *v = 0, *grown;
+/* The used hash entries gathered so far, and the pagemap that says which pages to pass over. */
+struct hash_gather {
+  struct pagemap *pm;
+  struct slotted *v;
+  unsigned long n, cap;
+  int failed;
+};
 
-  for (i = 0; u->hash && i < u->hash_cap; i = end) {
-    a = (unsigned long)(u->hash + 3 * i);
-    end = i + (pm->page - a % pm->page + 3 * sizeof *u->hash - 1) / (3 * sizeof *u->hash);
-    if (end > u->hash_cap)
-      end = u->hash_cap;
-    if (untouched(pm, a))
+/* __pathprof_hash_runs's callback: the used entries of n at t (slots from first on); the slots
+   on pages never written are passed over (an entry belongs to the page of its key's first byte:
+   a used entry had its key written). */
+static void gather_run(void *ctx, unsigned long long *t, unsigned long n, unsigned long first)
+{
+  struct hash_gather *g = ctx;
+  unsigned long i, k, end, a, page = g->pm->page;
+  const unsigned long long *e;
+  struct slotted *grown;
+
+  for (i = 0; i < n && !g->failed; i = end) {
+    a = (unsigned long)(t + 3 * i);
+    end = i + (page - a % page + 3 * sizeof *t - 1) / (3 * sizeof *t);
+    if (end > n)
+      end = n;
+    if (untouched(g->pm, a))
       continue;
     for (k = i; k < end; k++) {
-      e = u->hash + 3 * k;
+      e = t + 3 * k;
       if (!PATHPROF_ENTRY_USED(e))
         continue;
-      if (n == cap) {
-        cap = cap ? 2 * cap : 64;
-        if (!(grown = realloc(v, cap * sizeof *v))) {
-          free(v);
-          return -1;
+      if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 64;
+        if (!(grown = realloc(g->v, g->cap * sizeof *g->v))) {
+          g->failed = 1;
+          return;
         }
-        v = grown;
+        g->v = grown;
       }
-      v[n].e.fn = e[0] - 1;
-      v[n].e.id = e[1];
-      v[n].e.count = e[2];
-      v[n++].slot = k;
+      g->v[g->n].e.fn = e[0] - 1;
+      g->v[g->n].e.id = e[1];
+      g->v[g->n].e.count = e[2];
+      g->v[g->n++].slot = first + k;
     }
   }
-  s->hash = malloc((n ? n : 1) * sizeof *s->hash);
-  s->slot = malloc((n ? n : 1) * sizeof *s->slot);
-  if (!s->hash || !s->slot) {
-    free(v);
+}
+
+/* The used hash entries of s->u (key set, count > 0), its extra tables' too, sorted by
+   (fn, id), with their slots (__pathprof_hash_entry's numbering). */
+static int snap_hash(struct __pathprof_snap *s, struct pagemap *pm)
+{
+  struct hash_gather g = {pm, 0, 0, 0, 0};
+  unsigned long i;
+
+  __pathprof_hash_runs(s->u, gather_run, &g);
+  s->hash = malloc((g.n ? g.n : 1) * sizeof *s->hash);
+  s->slot = malloc((g.n ? g.n : 1) * sizeof *s->slot);
+  if (g.failed || !s->hash || !s->slot) {
+    free(g.v);
     return -1;
   }
-  if (n)
-    qsort(v, n, sizeof *v, cmp_slotted);
-  for (i = 0; i < n; i++) {
-    s->hash[i] = v[i].e;
-    s->slot[i] = v[i].slot;
+  if (g.n)
+    qsort(g.v, g.n, sizeof *g.v, cmp_slotted);
+  for (i = 0; i < g.n; i++) {
+    s->hash[i] = g.v[i].e;
+    s->slot[i] = g.v[i].slot;
   }
-  s->nhash = n;
-  free(v);
+  s->nhash = g.n;
+  free(g.v);
   return 0;
 }
 
@@ -478,10 +534,8 @@ static void subtract_snap(const struct __pathprof_snap *s)
       __pathprof_counter_set(s->u, (unsigned long)i, minus(__pathprof_counter_get(s->u, (unsigned long)i), s->val[k]));
   }
   for (k = 0; s->u->hash && k < s->nhash; k++) {
-    if (s->slot[k] >= s->u->hash_cap)
-      continue;
-    e = s->u->hash + 3 * s->slot[k];
-    if (e[0] == s->hash[k].fn + 1 && e[1] == s->hash[k].id)
+    e = __pathprof_hash_entry(s->u, s->slot[k]);
+    if (e && e[0] == s->hash[k].fn + 1 && e[1] == s->hash[k].id)
       take(&e[2], s->hash[k].count);
   }
   take(&s->u->hash_dropped, s->dropped);

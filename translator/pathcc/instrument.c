@@ -214,7 +214,8 @@ static void plan(Unit *u, PPFunc *f) {
     } else {
       pp_place_probes(&f->g);
       t.kpath = kpath_k(u->o) != 0;
-      t.hash = !t.kpath && f->g.npaths > u->o->array_limit;
+      t.hash = !t.kpath && (f->g.npaths > u->o->array_limit ||
+                            (u->o->array_room && u->tab.ncounters + f->g.npaths + 1 > u->o->array_room));
       t.wide = pp_rewrite_needs_wide(&f->g);
       if (u->o->mode == PP_MODE_OSP) t.hash = false;  /* osp counts no paths: no counters */
       else if (!t.hash && !t.kpath) { t.offset = u->tab.ncounters; u->tab.ncounters += f->g.npaths + 1; }
@@ -228,6 +229,20 @@ static void plan(Unit *u, PPFunc *f) {
   PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false };
   VEC_PUSH(u->tab.skipped, s);
   pp_func_free(f);
+}
+
+/* Path mode on a hosted target (our runtime linked, constructors run) counts every function in
+   the unit's array while the unit's array stays within PP_HOST_ARRAY_ROOM counters: an array
+   the OS maps lazily (zero pages, each made real by the first count on it), whose untouched
+   pages the exit never reads. Elsewhere, or with --array-limit given, the limit is as given
+   (default 4096) and bigger functions count in the hash table. On hosted targets that table
+   grows when it fills (rt/core/hash.c), unless --hash-cap was given or the counters live in a
+   continuous file. */
+void pp_hosted_counters(PPOptions *o, bool array_limit_given, bool hash_cap_given) {
+  o->hash_grows = o->ctor && !hash_cap_given && !o->continuous;
+  if (array_limit_given || !o->ctor || o->mode != PP_MODE_PATH || o->continuous) return;
+  o->array_limit = PP_HOST_ARRAY_ROOM - 1;
+  o->array_room = PP_HOST_ARRAY_ROOM;
 }
 
 /* The modes' names, as --mode= takes them and the tables and checksums record them. */
@@ -404,6 +419,15 @@ static const char *tls_decl(const Unit *u, const char *ext) {
   return u->o->dynamic_tls ? "__thread " : "__thread __attribute__((tls_model(\"initial-exec\"))) ";
 }
 
+/* The attribute that puts an array of `bytes` bytes in .lbss where the options allow it (GCC on
+   the x86-64 host) and it is big: x86-64 ELF linkers place .lbss after every .bss, so the
+   pages a short run touches (the program's own .bss, the runtime's state, small units'
+   counters) stay together, and a big array's pages, mapped lazily as zero pages, become real
+   only where a path on them runs. Else nothing (plain .bss). */
+static const char *big(const Unit *u, uint64_t bytes) {
+  return u->o->lbss && bytes >= PP_LBSS_BYTES ? " __attribute__((__section__(\".lbss\")))" : "";
+}
+
 static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *tls, const bool *used, int how, const bool *cache,
                      bool frames) {
   char *tables = c_string(u->o->tables_key ? u->o->tables_key : u->o->tables);
@@ -434,7 +458,7 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     pp_str_addf(&s, "%svoid __pathprof_kpath_id_atomic(struct __pathprof_ka *, unsigned long long);\n", ext);
   if (how == PP_COUNT_THREAD || (how == PP_COUNT_BASE_TESTED && any_hash))  /* as <sys/single_threaded.h> */
     pp_str_add(&s, "extern char " PP_ONE_THREAD ";\n");
-  if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu];\n", ext, 3 * hcap);
+  if (any_hash) pp_str_addf(&s, "%sstatic unsigned long long __pathprof_h[%lu]%s;\n", ext, 3 * hcap, big(u, 24 * (uint64_t)hcap));
   if (tls)  /* this thread's counter base, and 1 until a thread takes the unit's own array (set,
     so that it sits in .data with the descriptors, not alone on a page beside the counters) */
     pp_str_addf(&s, "%sstatic %s unsigned long long *__pathprof_t;\nstatic char __pathprof_o = 1;\n", ext, tls);
@@ -445,16 +469,17 @@ static char *prelude(const Unit *u, bool any_hash, const char *ext, const char *
     tables = pp_xstrdup("__pathprof_n");
   }
   caches(&s, u, cache, ext);
-  char *base = pp_xasprintf("0, %d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
-                            u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
+  /* the layout version, and PATHPROF_UNIT_GROWS (rt/core/unit.h) when the hash table may grow */
+  char *base = pp_xasprintf("0, %s%d, 0x%016" PRIx64 "ULL, %s, %" PRIu64 "UL, %s, %luUL, %s, 0",
+                            any_hash && u->o->hash_grows ? "0x100 | " : "", u->o->counter_bits == 32 ? 2 : 1, u->tab.checksum, tables, u->tab.ncounters,
                             u->o->counter_bits == 32 ? "0" : "__pathprof_c", hcap, any_hash ? "__pathprof_h" : "0");
   if (u->o->counter_bits == 32) {
     /* the unit does not compile where int is narrower than 32 bits (pathcc checks before) */
     pp_str_add(&s, "typedef char __pathprof_int_has_32_bits[(unsigned int)-1 >= 0xffffffffUL ? 1 : -1];\n");
-    pp_str_addf(&s, "static unsigned int __pathprof_c[%" PRIu64 "];\n", n);
+    pp_str_addf(&s, "static unsigned int __pathprof_c[%" PRIu64 "]%s;\n", n, big(u, 4 * n));
     pp_str_addf(&s, "%sstatic struct __pathprof_unit_width __pathprof_u = { { %s }, 32UL, __pathprof_c };\n", ext, base);
   } else {
-    pp_str_addf(&s, "%sstatic unsigned long long __pathprof_c[%" PRIu64 "];\n", ext, n);
+    pp_str_addf(&s, "%sstatic unsigned long long __pathprof_c[%" PRIu64 "]%s;\n", ext, n, big(u, 8 * n));
     pp_str_addf(&s, "%sstatic struct __pathprof_unit __pathprof_u = { %s };\n", ext, base);
   }
   free(base);
@@ -487,13 +512,20 @@ static bool gnu_output(const PPSource *src) {
 /* The checksum covers the input text and every option that changes the counters' meaning. */
 static uint64_t checksum(const Unit *u) {
   char opts[160];
-  snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d array=%" PRIu64 " hash=%lu sys=%d cond=%d bits=%u",
-           pp_mode_name(u->o->mode), u->o->trace, u->o->array_limit, u->o->hash_cap,
+  snprintf(opts, sizeof opts, "pathprof-1 mode=%s trace=%d hash=%lu sys=%d cond=%d bits=%u",
+           pp_mode_name(u->o->mode), u->o->trace, u->o->hash_cap,
            u->o->system_headers, u->o->conditions, u->o->counter_bits);
   if (kpath_k(u->o) && !u->o->k) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=auto");
   else if (kpath_k(u->o)) snprintf(opts + strlen(opts), sizeof opts - strlen(opts), " k=%u", kpath_k(u->o));
   uint64_t h = pp_prefix_map_hash(u->o->maps, PP_FNV_BASIS, u->src.text, u->src.len);
   h = pp_fnv1a(h, opts, strlen(opts));
+  /* where each function counts (what --array-limit decided: two limits that give one layout
+     give one checksum, so a hosted build and a --continuous one of a unit match) */
+  for (size_t i = 0; i < u->tab.funcs.n; i++) {
+    const PPTabFunc *t = &u->tab.funcs.v[i];
+    uint64_t w[3] = { t->hash, t->ppp_array, t->offset };
+    h = pp_fnv1a(h, w, sizeof w);
+  }
   /* the placement too: edge mode's counters sit where it put them */
   for (size_t i = 0; i < u->funcs.n; i++)
     for (size_t k = 0; k < u->funcs.v[i].g.edges.n; k++) {

@@ -35,7 +35,11 @@ typedef struct {
                                of such objects loads with dlopen (glibc's static TLS is small) */
   int frames;               /* --frames=: PP_FRAMES_CALLS (the default), _ALL or _NONE */
   uint64_t array_limit;     /* functions with more paths count in the hash table */
+  uint64_t array_room;      /* when nonzero, the most array counters a unit may have: a function
+                               that would pass it counts in the hash table (hosted targets) */
   unsigned long hash_cap;   /* entries of the unit's hash table */
+  bool hash_grows;          /* the runtime may give the hash table more room when it fills
+                               (hosted targets, --hash-cap not given): no path end dropped */
   bool system_headers;      /* also instrument functions defined in system headers */
   bool derive;              /* path mode: one-path helpers called only from counted code get no
                                counter; their count follows from their callers' (derive.c) */
@@ -56,6 +60,7 @@ typedef struct {
   bool keep_calls;          /* the base getter and the frames' growth call the runtime through its
                                register-keeping entry (GCC on x86-64): callers keep their
                                registers across them */
+  bool lbss;                /* big arrays go to .lbss, after every .bss (GCC on the x86-64 host) */
   PPMode mode;              /* what is counted: paths, edges, k-iteration paths, ppp slots or osp samples */
   PPEstimator estimator;    /* static edge-frequency estimate for placement */
   const char *placement_profile;  /* an earlier profile whose counts weight placement, or NULL */
@@ -67,6 +72,12 @@ typedef struct {
   size_t n_fn_include, n_fn_exclude;
 } PPOptions;
 
+/* A hosted unit's array counters by default (path mode): 2^24 counters, 128 MiB of virtual
+   memory per unit at most, lazily mapped; the most a sparse profile record holds
+   (rt/profile SPRS_MAX_COUNTERS), so a run's appended stream stays sparse. */
+#define PP_HOST_ARRAY_ROOM (1ULL << 24)
+/* Arrays of at least this many bytes go to .lbss where PPOptions.lbss says. */
+#define PP_LBSS_BYTES 65536
 #define PP_K_MAX 64       /* the most BL paths per k-iteration path */
 
 typedef struct {
@@ -80,6 +91,9 @@ typedef struct {
 
 /* Instruments the preprocessed file ipath. Returns 0, or -1 with *err set when the unit
    cannot be handled at all (the caller then compiles it unchanged). */
+/* The hosted defaults of the counters' options (o->ctor, mode and continuous already set): the
+   array limit from memory and a hash table that grows, unless the options were given. */
+void pp_hosted_counters(PPOptions *o, bool array_limit_given, bool hash_cap_given);
 /* A mode's name (path, edge, kpath, ppp, osp), and the mode a name stands for (-1: none). */
 const char *pp_mode_name(PPMode m);
 int pp_mode_named(const char *name);

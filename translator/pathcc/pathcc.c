@@ -36,6 +36,7 @@ typedef struct {
   PPCompiler facts;          /* what the compiler is and targets (ccprobe.c) */
   int cc_asked;              /* 0: not yet, 1: its macros, 2: also its link */
   bool hash_cap_given;       /* --hash-cap was given */
+  bool array_limit_given;    /* --array-limit was given */
   const char *interesting;   /* --interesting=SPEC */
   PPInteresting spec;        /* SPEC, read once */
   const char *tls_dialect;   /* added to instrumented compiles for a shared object (ccprobe.c) */
@@ -792,7 +793,7 @@ static bool own_option(Driver *d, const char *a) {
   else if (!strcmp(a, "--frames=all")) d->opt.frames = PP_FRAMES_ALL;
   else if (!strcmp(a, "--frames=none")) d->opt.frames = PP_FRAMES_NONE;
   else if (!strncmp(a, "--frames=", 9)) die("unknown value in %s (calls, all or none)", a);
-  else if (!strncmp(a, "--array-limit=", 14)) d->opt.array_limit = number(a, a + 14);
+  else if (!strncmp(a, "--array-limit=", 14)) { d->opt.array_limit = number(a, a + 14); d->array_limit_given = true; }
   else if (!strncmp(a, "--hash-cap=", 11)) { d->opt.hash_cap = (unsigned long)number(a, a + 11); d->hash_cap_given = true; }
   else if (!strncmp(a, "--mode=", 7) && pp_mode_named(a + 7) >= 0) d->opt.mode = (PPMode)pp_mode_named(a + 7);
   else if (!strcmp(a, "--estimate=wu-larus")) d->opt.estimator = PP_EST_WU_LARUS;
@@ -980,6 +981,8 @@ static int pathcc_main(int argc, char **argv) {
   d.opt.keep_calls = pp_cc_keep_calls(cc);
   d.opt.dynamic_tls = pp_cc_shared_code(cc);  /* no initial-exec TLS, so any number of objects loads */
   d.tls_dialect = pp_cc_tls_dialect(cc, d.args.v, d.args.n);
+  d.opt.lbss = d.opt.keep_calls && d.opt.ctor;  /* GCC on the x86-64 host: big arrays after every .bss */
+  pp_hosted_counters(&d.opt, d.array_limit_given, d.hash_cap_given);
   ppp_options(&d);
   make_tmpdir(&d);
   char **objs = pp_xcalloc(p.sources.n, sizeof(char *));

@@ -263,6 +263,22 @@ int pp_coverage_thresholds(const double fail[3], const uint64_t hit[3], const ui
   return rc;
 }
 
+/* Path ends a unit's hash table had no room for (a freestanding target, or an explicit pathcc
+   --hash-cap): every format's counts of that unit's hash-mode functions are low, which one
+   line per unit on stderr says, naming them. */
+static void warn_dropped(const PPLoaded *l) {
+  for (size_t i = 0; i < l->units.n; i++) {
+    const PPTables *t = &l->units.v[i].tab;
+    size_t n = 0;
+    if (!l->units.v[i].rec->dropped) continue;
+    fprintf(stderr, "pathprof coverage: !! %s: %llu path ends were not counted: the hash table (%lu entries) was full; "
+            "the counts of", t->source, l->units.v[i].rec->dropped, t->hash_cap);
+    for (size_t k = 0; k < t->funcs.n; k++)
+      if (t->funcs.v[k].hash) fprintf(stderr, "%s %s", n++ ? "," : "", t->funcs.v[k].name);
+    fprintf(stderr, "%s are low; rebuild with a larger pathcc --hash-cap\n", n ? "" : " its residual paths");
+  }
+}
+
 static int run_coverage(int argc, char **argv) {
   CovOpts o;
   int rc = parse(argc, argv, &o);
@@ -305,6 +321,7 @@ static int run_coverage(int argc, char **argv) {
     c.primes = &primes;
     rep.p = &primes;
   }
+  warn_dropped(&l);
   if (formats[o.format].write) rc = write_report(&rep, refused);
   else if (refused) rc = 1, fprintf(stderr, "pathprof coverage: %s not written (%s)\n", o.out, refused);
   else rc = pp_html_write(&c, o.file, o.out, o.diff ? &d : NULL) ? 1 : 0;
