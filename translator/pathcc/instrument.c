@@ -70,12 +70,16 @@ static bool split_function(const Unit *u, const PPFunc *f) {
 
 static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
   CXString n = clang_getCursorSpelling(c), fn;
-  unsigned line, col;
+  CXString efn;  /* the last line too: coverage marks the lines in between as not instrumented */
+  unsigned line, col, end;
   clang_getPresumedLocation(clang_getCursorLocation(c), &fn, &line, &col);
-  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why), quiet };
+  clang_getPresumedLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &efn, &end, &col);
+  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why), quiet,
+                  strcmp(clang_getCString(fn), clang_getCString(efn)) || end < line ? line : end };
   VEC_PUSH(u->tab.skipped, s);
   clang_disposeString(n);
   clang_disposeString(fn);
+  clang_disposeString(efn);
 }
 
 /* k of a kpath-mode build (--k=auto: the most a function may pick), or 0 in path mode (--k=1 is
@@ -189,7 +193,8 @@ static void plan(Unit *u, PPFunc *f) {
     VEC_PUSH(u->funcs, *f);
     return;
   }
-  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false };
+  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false,
+                  f->end_line };
   VEC_PUSH(u->tab.skipped, s);
   pp_func_free(f);
 }
