@@ -86,7 +86,7 @@ static int arithmetic(int n) {
 }
 
 /* A value compared with an atomic result (clang cannot type it), conditions on one line and
-   across lines, a conditional operator inside an atomic argument. */
+   across lines, decisions inside an atomic operation's arguments (one across lines). */
 static int compare(int i) {
   int v = 0;
   if (i == atomic_fetch_add(&hits, 1)) v += 1;
@@ -96,6 +96,9 @@ static int compare(int i) {
     v += 4;
   atomic_fetch_add_explicit(&hits, i > 5 ? 1 : 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&hits, i > 5 ? 1 : 0, memory_order_relaxed);
+  atomic_fetch_add(&hits, i > 3 &&
+                          i < 9);
+  atomic_fetch_sub(&hits, i > 3 && i < 9);
   return atomic_load(&hits) > 100 ? -1 : v;
 }
 

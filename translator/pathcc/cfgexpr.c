@@ -337,8 +337,10 @@ static Op op_of(Builder *b, CXCursor e, Kids *k) {
     return k->n == 3 && splits(b, e) ? OP_COND : OP_OPAQUE;
   case CXCursor_ParenExpr:
     return k->n == 1 ? OP_PAREN : OP_OPAQUE;
-  case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
-    return k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e) ? OP_PAREN : OP_OPAQUE;
+  case CXCursor_UnexposedExpr:  /* implicit conversions; clang's recovery node for what it could not type
+                                   (clangerr.c) runs its operands as a call does; anything else stays whole */
+    if (k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e)) return OP_PAREN;
+    return clang_getCursorType(e).kind == CXType_Dependent ? OP_OTHER : OP_OPAQUE;
   case CXCursor_UnaryExpr: case CXCursor_StmtExpr: case CXCursor_GenericSelectionExpr:
     return OP_OPAQUE;           /* sizeof and friends are not evaluated; the rest stays whole */
   default:

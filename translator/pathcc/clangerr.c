@@ -161,32 +161,11 @@ static bool lost_call(const PPSource *s, CXCursor k, unsigned end) {
   return lost;
 }
 
-static bool spans_lines(CXCursor c) {
-  CXSourceRange r = clang_getCursorExtent(c);
-  CXString f, g;
-  unsigned a, b, col;
-  clang_getPresumedLocation(clang_getRangeStart(r), &f, &a, &col);
-  clang_getPresumedLocation(clang_getRangeEnd(r), &g, &b, &col);
-  clang_disposeString(f);
-  clang_disposeString(g);
-  return a != b;
-}
-
-/* Is c a decision: ?:, or a binary operator whose operator (the text after its left operand)
-   is && or ||? */
-static bool decision(const PPSource *s, CXCursor c, const Kids *k) {
-  if (clang_getCursorKind(c) == CXCursor_ConditionalOperator) return true;
-  if (clang_getCursorKind(c) != CXCursor_BinaryOperator || k->n != 2) return false;
-  unsigned o = next_char(s, end_of(k->v[0]), (unsigned)s->len);
-  return o + 1 < s->len && ((s->text[o] == '&' && s->text[o + 1] == '&') || (s->text[o] == '|' && s->text[o + 1] == '|'));
-}
-
 /* Does the subtree c of a recovery region hide something from the CFG? Every recovery node in
    it must keep all its text in children that are whole expressions, but for punctuation and
-   inline builtins' names; and no decision the CFG would split (conditions, or one that spans
-   lines) may lie under it, as clang's recovery node is one opaque step to the CFG builder; in
-   a statement expression, opaque anyway, only the recovery nodes matter. */
-static bool hides(const PPSource *s, CXCursor c, bool conditions, bool in_stmt_expr) {
+   inline builtins' names: the CFG builder walks its children as a call's operands (cfgexpr.c),
+   so a decision under them is seen, but one clang dropped (a ?: it could not type) is not. */
+static bool hides(const PPSource *s, CXCursor c) {
   Kids k = kids(c);
   bool bad = false;
   if (recovered(c)) {
@@ -196,11 +175,8 @@ static bool hides(const PPSource *s, CXCursor c, bool conditions, bool in_stmt_e
       if (end_of(k.v[i]) > at) at = end_of(k.v[i]);
     }
     bad = bad || gap_hides(s, at, end);
-  } else if (!in_stmt_expr && decision(s, c, &k)) {
-    bad = conditions || spans_lines(c);
   }
-  in_stmt_expr |= clang_getCursorKind(c) == CXCursor_StmtExpr;
-  for (size_t i = 0; i < k.n && !bad; i++) bad = hides(s, k.v[i], conditions, in_stmt_expr);
+  for (size_t i = 0; i < k.n && !bad; i++) bad = hides(s, k.v[i]);
   VEC_FREE(k);
   return bad;
 }
@@ -238,7 +214,7 @@ static bool recovery_at(const PPSource *s, CXCursor c, unsigned off, CXCursor *f
 /* Is a semantic error at off, in function fn, one the CFG survives? Before the body, in the
    signature, only a parameter's matters (its size expression runs); in the body, the error must
    lie in a recovery node that hides nothing (hides). */
-static bool harmless(const PPSource *s, CXCursor fn, unsigned off, bool conditions) {
+static bool harmless(const PPSource *s, CXCursor fn, unsigned off) {
   Kids k = kids(fn);
   CXCursor body = k.n ? k.v[k.n - 1] : clang_getNullCursor();
   bool ok = false;
@@ -249,7 +225,7 @@ static bool harmless(const PPSource *s, CXCursor fn, unsigned off, bool conditio
     } else {
       CXCursor r;
       if (recovery_at(s, body, off, &r)) {
-        ok = !hides(s, r, conditions, false);
+        ok = !hides(s, r);
       }
     }
   }
@@ -257,8 +233,7 @@ static bool harmless(const PPSource *s, CXCursor fn, unsigned off, bool conditio
   return ok;
 }
 
-const char *pp_clang_error_in(const PPClangErrors *e, const PPSource *src, CXCursor fn, unsigned from, unsigned to,
-                              bool conditions) {
+const char *pp_clang_error_in(const PPClangErrors *e, const PPSource *src, CXCursor fn, unsigned from, unsigned to) {
   /* clang declares an unknown builtin to return int, so using its value (a vector, say) adds
      errors about that int */
   bool builtin = false;
@@ -268,7 +243,7 @@ const char *pp_clang_error_in(const PPClangErrors *e, const PPSource *src, CXCur
     const PPClangError *x = &e->v[i];
     if (x->off < from || x->off >= to || benign(x->text)) continue;
     if (builtin && strstr(x->text, "incompatible type 'int'")) continue;
-    if (!x->semantic || !harmless(src, fn, x->off, conditions)) return x->text;
+    if (!x->semantic || !harmless(src, fn, x->off)) return x->text;
   }
   return NULL;
 }

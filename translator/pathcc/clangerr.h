@@ -20,9 +20,7 @@ void pp_clang_errors_free(PPClangErrors *e);
 /* The first error inside the function definition fn (its extent [from, to) in src) after which
    its CFG cannot be trusted, or NULL. A semantic error is harmless where clang kept the
    statements and put the expression it could not type in a recovery node whose text hides no
-   call, jump or decision: GCC's <stdatomic.h> on _Atomic objects, GCC-only builtins and
-   attribute forms. With conditions (--decisions=conditions) a recovered &&, || or ?: counts as
-   hidden; without, only one that spans lines (the CFG splits those alone). */
-const char *pp_clang_error_in(const PPClangErrors *e, const PPSource *src, CXCursor fn, unsigned from, unsigned to,
-                              bool conditions);
+   call, jump or decision outside its operands: GCC's <stdatomic.h> on _Atomic objects,
+   GCC-only builtins and attribute forms. */
+const char *pp_clang_error_in(const PPClangErrors *e, const PPSource *src, CXCursor fn, unsigned from, unsigned to);
 #endif

@@ -239,7 +239,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
   unsigned from, to;
   clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &from);
   clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &to);
-  const char *err = pp_clang_error_in(&u->errors, &u->src, c, from, to, u->o->conditions), *why;
+  const char *err = pp_clang_error_in(&u->errors, &u->src, c, from, to), *why;
   if (err) {
     char *msg = pp_xasprintf("libclang: %s", err);
     skip(u, c, msg, false);
