@@ -42,6 +42,9 @@ static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientD
   (void)parent;
   switch (kind(c)) {
   case CXCursor_CallExpr: f->calls = true; break;
+  case CXCursor_UnexposedExpr:  /* clang's recovery node (clangerr.c): an operation it could not type, an atomic one */
+    f->calls |= clang_getCursorType(c).kind == CXType_Dependent;
+    break;
   case CXCursor_ReturnStmt: f->returns = true; break;
   case CXCursor_CompoundAssignOperator: f->stores = true; break;
   case CXCursor_BinaryOperator: {
