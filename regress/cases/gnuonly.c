@@ -2,12 +2,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* the same lines for every compiler (coverage_llvm.sh compares line counts with clang's) */
 #if defined(__GNUC__) && __GNUC__ >= 11 && !defined(__clang__)
-#define GCC_ONLY 1
 #define DEALLOC(f) __attribute__((malloc(f, 1)))  /* GCC 11: "'malloc' attribute takes no arguments" to clang */
+#define HAS_ATTRIBUTE(x, a) __builtin_has_attribute(x, a)
+#define FETCH_ADD(p, v) __sync_fetch_and_add(p, v)
+#define SWAP_IF(p, o, n) __sync_bool_compare_and_swap(p, o, n)
 #else
-#define GCC_ONLY 0
 #define DEALLOC(f)
+#define HAS_ATTRIBUTE(x, a) 0
+#define FETCH_ADD(p, v) ((*(p) += (v)) - (v))
+#define SWAP_IF(p, o, n) (*(p) == (o) && (*(p) = (n), 1))
 #endif
 
 static _Atomic int shared;
@@ -27,15 +32,9 @@ DEALLOC(release) static int *make(int n) {
 static int probe(int n) {
   int r = 0;
   for (int i = 0; i < n; i++) {
-#if GCC_ONLY
-    r += __builtin_has_attribute(aligned_cell, aligned) + __builtin_has_attribute(release, noreturn);
-    if (__sync_fetch_and_add(&shared, 1) % 3 == 0) r += 10;
-    else if (__sync_bool_compare_and_swap(&shared, 5, 6)) r += 100;
-#else
-    r += 1;
-    if (shared++ % 3 == 0) r += 10;
-    else if (shared == 5) { shared = 6; r += 100; }
-#endif
+    r += HAS_ATTRIBUTE(aligned_cell, aligned) + HAS_ATTRIBUTE(release, noreturn);
+    if (FETCH_ADD(&shared, 1) % 3 == 0) r += 10;
+    else if (SWAP_IF(&shared, 5, 6)) r += 100;
     if (i & 1) r--;
   }
   return r + aligned_cell;
