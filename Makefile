@@ -245,6 +245,6 @@ check-asan:
 
 .PHONY: check-asan
 # MC/DC is pathprof's; its unit test links it and the coverage model it indexes by file
-build/test/test_mcdc: build/translator/pathprof/mcdc.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/gcovlines.o build/translator/pathprof/exclude.o
+build/test/test_mcdc: build/translator/pathprof/mcdc.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/uninst.o build/translator/pathprof/gcovlines.o build/translator/pathprof/exclude.o
 # prime paths are pathprof's; their unit test links the enumeration
-build/test/test_prime: build/translator/pathprof/prime.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/gcovlines.o build/translator/pathprof/exclude.o
+build/test/test_prime: build/translator/pathprof/prime.o build/translator/pathprof/source.o build/translator/pathprof/coverage.o build/translator/pathprof/uninst.o build/translator/pathprof/gcovlines.o build/translator/pathprof/exclude.o

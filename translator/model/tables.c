@@ -228,8 +228,9 @@ int pp_tables_write(const PPTables *t, const char *path, char **err) {
   for (size_t i = 0; i < t->files.n; i++) json_array_append_new(files, json_string(t->files.v[i]));
   for (size_t i = 0; i < t->funcs.n; i++) json_array_append_new(funcs, func_json(&t->funcs.v[i], pp_tables_edge_mode(t)));
   for (size_t i = 0; i < t->skipped.n; i++)
-    json_array_append_new(skipped, json_pack("{s:s, s:i, s:i, s:s}", "name", t->skipped.v[i].name,
-                          "file", t->skipped.v[i].file, "line", (int)t->skipped.v[i].line, "reason", t->skipped.v[i].why));
+    json_array_append_new(skipped, json_pack("{s:s, s:i, s:i, s:i, s:s}", "name", t->skipped.v[i].name,
+                          "file", t->skipped.v[i].file, "line", (int)t->skipped.v[i].line, "end_line",
+                          (int)t->skipped.v[i].end_line, "reason", t->skipped.v[i].why));
   json_t *root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:o, s:I, s:o, s:o, s:o, s:o}",
                            "format", "pathprof-tables", "version", TABLES_VERSION, "checksum", sum,
                            "source", t->source, "mode", t->mode, "decisions", t->conditions ? "conditions" : "statements",
@@ -550,7 +551,8 @@ static int tables_from_json(json_t *root, const char *path, PPTables *t, char **
   }
   json_array_foreach(json_object_get(root, "skipped"), i, x) {
     PPTabSkip s = { pp_xstrdup(str_or(x, "name", "?")), (int)json_integer_value(json_object_get(x, "file")),
-                    (unsigned)json_integer_value(json_object_get(x, "line")), pp_xstrdup(str_or(x, "reason", "?")), false };
+                    (unsigned)json_integer_value(json_object_get(x, "line")), pp_xstrdup(str_or(x, "reason", "?")), false,
+                    (unsigned)json_integer_value(json_object_get(x, "end_line")) };
     if (s.file < 0 || (size_t)s.file >= t->files.n) s.file = 0;
     VEC_PUSH(t->skipped, s);
   }

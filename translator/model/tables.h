@@ -49,7 +49,9 @@ typedef struct {
 } PPTabFunc;
 
 
-typedef struct { char *name; int file; unsigned line; char *why; bool quiet; } PPTabSkip;
+/* A function pathcc left uninstrumented: where (its first and last line; end_line 0 in tables
+   written before it was recorded) and why. */
+typedef struct { char *name; int file; unsigned line; char *why; bool quiet; unsigned end_line; } PPTabSkip;
 
 typedef struct {
   uint64_t checksum;

@@ -42,6 +42,9 @@ static enum CXChildVisitResult scan_facts(CXCursor c, CXCursor parent, CXClientD
   (void)parent;
   switch (kind(c)) {
   case CXCursor_CallExpr: f->calls = true; break;
+  case CXCursor_UnexposedExpr:  /* clang's recovery node (clangerr.c): an operation it could not type, an atomic one */
+    f->calls |= clang_getCursorType(c).kind == CXType_Dependent;
+    break;
   case CXCursor_ReturnStmt: f->returns = true; break;
   case CXCursor_CompoundAssignOperator: f->stores = true; break;
   case CXCursor_BinaryOperator: {
@@ -414,8 +417,10 @@ static Op op_of(Builder *b, CXCursor e, Kids *k) {
     return k->n == 3 && splits(b, e) ? OP_COND : OP_OPAQUE;
   case CXCursor_ParenExpr:
     return k->n == 1 ? OP_PAREN : OP_OPAQUE;
-  case CXCursor_UnexposedExpr:  /* implicit conversions; anything else stays whole */
-    return k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e) ? OP_PAREN : OP_OPAQUE;
+  case CXCursor_UnexposedExpr:  /* implicit conversions; clang's recovery node for what it could not type
+                                   (clangerr.c) runs its operands as a call does; anything else stays whole */
+    if (k->n == 1 && start_of(k->v[0]) == start_of(e) && end_of(k->v[0]) == end_of(e)) return OP_PAREN;
+    return clang_getCursorType(e).kind == CXType_Dependent ? OP_OTHER : OP_OPAQUE;
   case CXCursor_StmtExpr:  /* with control flow: built in place; else one step */
     return cfg_flow_of(b, e) >= 0 ? OP_SE : OP_OPAQUE;
   case CXCursor_UnaryExpr: case CXCursor_GenericSelectionExpr:

@@ -41,6 +41,7 @@
   X(CXString, clang_getCursorSpelling, (CXCursor a), (a)) \
   X(CXType, clang_getCursorType, (CXCursor a), (a)) \
   X(CXDiagnostic, clang_getDiagnostic, (CXTranslationUnit a, unsigned b), (a, b)) \
+  X(CXString, clang_getDiagnosticCategoryText, (CXDiagnostic a), (a)) \
   X(CXSourceLocation, clang_getDiagnosticLocation, (CXDiagnostic a), (a)) \
   X(enum CXDiagnosticSeverity, clang_getDiagnosticSeverity, (CXDiagnostic a), (a)) \
   X(CXString, clang_getDiagnosticSpelling, (CXDiagnostic a), (a)) \

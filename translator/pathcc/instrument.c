@@ -1,6 +1,7 @@
 /* One translation unit through the pipeline: parse, cfg, dag, number, place, rewrite, tables. */
 #include "instrument.h"
 #include "clangload.h"
+#include "clangerr.h"
 #include "cfg.h"
 #include "dag.h"
 #include "derive.h"
@@ -27,9 +28,12 @@ static const char unit_struct[] =
 /* libclang sees the .i as C with GCC-only header types mapped to ones it knows; the defines
    shape only clang's view, the real compiler reads the original text (DESIGN.md pitfalls).
    [[attributes]] parse whatever -std the user gave (GCC takes them with -std=c2x): in clang's
-   default C they are a syntax error that drops the function they mark without a word. */
+   default C they are a syntax error that drops the function they mark without a word.
+   -fspell-checking (libclang adds -fno-spell-checking otherwise): an undeclared name then
+   leaves a recovery node where it stood (clangerr.c), not a hole where its whole statement was
+   (GCC's __builtin_has_attribute (x, aligned)); it costs only units with such errors. */
 static const char *clang_args[] = {
-  "-x", "c", "-undef", "-ferror-limit=0", "-w", "-Wno-return-type", "-fdouble-square-bracket-attributes",
+  "-x", "c", "-undef", "-ferror-limit=0", "-w", "-Wno-return-type", "-fdouble-square-bracket-attributes", "-fspell-checking",
   "-D_Decimal32=float", "-D_Decimal64=double", "-D_Decimal128=long double",
   "-D_Float32=float", "-D_Float32x=double", "-D_Float64=double", "-D_Float64x=long double",
   "-D_Float128=__float128", "-D__malloc__(...)=__malloc__",
@@ -40,8 +44,7 @@ typedef struct {
   PPSource src;
   CXTranslationUnit tu;
   CXFile main_file;
-  VEC(unsigned) errors;     /* offsets of error diagnostics in the .i */
-  VEC(char *) error_text;
+  PPClangErrors errors;     /* libclang's error diagnostics */
   PPTables tab;
   VEC(PPFunc) funcs;
   PPEdits edits;
@@ -66,52 +69,18 @@ static bool split_function(const Unit *u, const PPFunc *f) {
   return splits_wanted(u) && !f->calls_setjmp && !f->framed && f->calls.n + 1 < PP_SITE_LAST;
 }
 
-static void collect_errors(Unit *u) {
-  unsigned n = clang_getNumDiagnostics(u->tu);
-  for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(u->tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      CXFile f;
-      unsigned off;
-      clang_getFileLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
-      CXString s = clang_getDiagnosticSpelling(d);
-      VEC_PUSH(u->errors, f && clang_File_isEqual(f, u->main_file) ? off : 0);
-      VEC_PUSH(u->error_text, pp_xstrdup(clang_getCString(s)));
-      clang_disposeString(s);
-    }
-    clang_disposeDiagnostic(d);
-  }
-}
-
-/* Errors of GNU C that clang refuses but whose statements, all the CFG needs, still parse: a
-   GCC builtin clang lacks is a call it cannot type, a struct with a variable-length member
-   (GNU VLAIS) a declaration it cannot lay out. */
-static bool benign(const char *e) {
-  return !strncmp(e, "use of unknown builtin", 22) || strstr(e, "'variable length array in structure'");
-}
-
-/* The first libclang error inside [from, to) that is not benign, if any. Clang declares an
-   unknown builtin to return int, so using its value (a vector, say) adds errors about that int. */
-static const char *error_in(const Unit *u, unsigned from, unsigned to) {
-  bool builtin = false;
-  for (size_t i = 0; i < u->errors.n; i++)
-    builtin |= u->errors.v[i] >= from && u->errors.v[i] < to && !strncmp(u->error_text.v[i], "use of unknown builtin", 22);
-  for (size_t i = 0; i < u->errors.n; i++) {
-    const char *e = u->error_text.v[i];
-    if (u->errors.v[i] < from || u->errors.v[i] >= to || benign(e)) continue;
-    if (!(builtin && strstr(e, "incompatible type 'int'"))) return e;
-  }
-  return NULL;
-}
-
 static void skip(Unit *u, CXCursor c, const char *why, bool quiet) {
   CXString n = clang_getCursorSpelling(c), fn;
-  unsigned line, col;
+  CXString efn;  /* the last line too: coverage marks the lines in between as not instrumented */
+  unsigned line, col, end;
   clang_getPresumedLocation(clang_getCursorLocation(c), &fn, &line, &col);
-  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why), quiet };
+  clang_getPresumedLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &efn, &end, &col);
+  PPTabSkip s = { pp_xstrdup(clang_getCString(n)), pp_source_file(&u->src, clang_getCString(fn)), line, pp_xstrdup(why), quiet,
+                  strcmp(clang_getCString(fn), clang_getCString(efn)) || end < line ? line : end };
   VEC_PUSH(u->tab.skipped, s);
   clang_disposeString(n);
   clang_disposeString(fn);
+  clang_disposeString(efn);
 }
 
 /* k of a kpath-mode build (--k=auto: the most a function may pick), or 0 in path mode (--k=1 is
@@ -226,7 +195,8 @@ static void plan(Unit *u, PPFunc *f) {
     VEC_PUSH(u->funcs, *f);
     return;
   }
-  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false };
+  PPTabSkip s = { pp_xstrdup(f->name), f->file, f->line, pp_xstrdup(why ? why : "too many paths even after cuts"), false,
+                  f->end_line };
   VEC_PUSH(u->tab.skipped, s);
   pp_func_free(f);
 }
@@ -285,7 +255,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
   unsigned from, to;
   clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &from);
   clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &to);
-  const char *err = error_in(u, from, to), *why;
+  const char *err = pp_clang_error_in(&u->errors, &u->src, c, from, to), *why;
   if (err) {
     char *msg = pp_xasprintf("libclang: %s", err);
     skip(u, c, msg, false);
@@ -810,8 +780,7 @@ static void rewrite_all(Unit *u, PPResult *res) {
 }
 
 static void unit_free(Unit *u) {
-  for (size_t i = 0; i < u->error_text.n; i++) free(u->error_text.v[i]);
-  VEC_FREE(u->errors); VEC_FREE(u->error_text);
+  pp_clang_errors_free(&u->errors);
   for (size_t i = 0; i < u->funcs.n; i++) {
     memset(&u->tab.funcs.v[i].g, 0, sizeof(PPGraph));  /* a view of the function's own graph */
     pp_func_free(&u->funcs.v[i]);
@@ -847,7 +816,7 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
   }
   u.main_file = clang_getFile(u.tu, ipath);
   if (o->placement_profile) u.weights = pp_profweights_load(o->placement_profile, o->source, &u.weights_err);
-  collect_errors(&u);
+  pp_clang_errors(u.tu, u.main_file, &u.errors);
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   if (o->derive && o->mode == PP_MODE_PATH && !o->trace && u.funcs.n)
     pp_derive(u.tu, u.funcs.v, u.tab.funcs.v, u.funcs.n, &u.tab.ncounters);

@@ -8,6 +8,7 @@
    used to tell them apart (leaves of the latch/header graph first), and what still cannot be told
    apart marks the function ambiguous. */
 #include "covint.h"
+#include "uninst.h"
 #include "model/number.h"
 #include <ctype.h>
 #include <errno.h>
@@ -244,6 +245,7 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
     VEC_FREE(vgs[i].a);
   }
   free(vgs);
+  pp_uninst_mark(cov);
   /* files by name; the functions' file indexes follow */
   size_t nf = cov->files.n;
   int *order = pp_xmalloc(sizeof(int) * (nf + 1)), *newpos = pp_xmalloc(sizeof(int) * (nf + 1));
@@ -256,6 +258,7 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
   for (size_t i = 0; i < nf; i++) { sorted[i] = cov->files.v[order[i]]; newpos[order[i]] = (int)i; }
   if (nf) memcpy(cov->files.v, sorted, sizeof *sorted * nf);
   for (size_t i = 0; i < cov->funcs.n; i++) cov->funcs.v[i].file = newpos[cov->funcs.v[i].file];
+  for (size_t i = 0; i < cov->uninst.n; i++) cov->uninst.v[i].file = newpos[cov->uninst.v[i].file];
   for (size_t i = 0; i < nf; i++) {
     PPCovFile *f = &cov->files.v[i];
     pp_sort(f->branches.v, f->branches.n, sizeof *f->branches.v, by_line);
@@ -272,11 +275,13 @@ void pp_coverage_build(PPLoaded *l, PPCoverage *cov, bool gcov_nocode) {
 
 void pp_coverage_sum_file(const PPCoverage *c, const PPCovFile *f, PPCovSum *s) {
   for (unsigned ln = 1; ln <= f->nlines; ln++) {
+    s->lines_uninst += f->lines[ln].uninstrumented;
     if (!f->lines[ln].exists) continue;
     if (f->lines[ln].excluded) { s->lines_excl++; continue; }
     s->lines++;
     s->lines_hit += f->lines[ln].count > 0;
   }
+  for (size_t i = 0; i < c->uninst.n; i++) s->funcs_uninst += c->uninst.v[i].file == (int)(f - c->files.v);
   for (size_t i = 0; i < f->funcs.n; i++) {
     const PPCovFunc *fn = &c->funcs.v[f->funcs.v[i]];
     s->funcs++;  /* markers take out lines, branches and paths, not functions (as in gcovr) */
@@ -299,6 +304,7 @@ void pp_coverage_sum_add(PPCovSum *a, const PPCovSum *b) {
   a->br += b->br; a->br_hit += b->br_hit; a->paths = pp_sat_add(a->paths, b->paths); a->paths_hit += b->paths_hit;
   a->lines_excl += b->lines_excl; a->funcs_excl += b->funcs_excl; a->br_excl += b->br_excl;
   a->paths_excl = pp_sat_add(a->paths_excl, b->paths_excl);
+  a->lines_uninst += b->lines_uninst; a->funcs_uninst += b->funcs_uninst;
 }
 
 void pp_coverage_free(PPCoverage *c) {
@@ -311,6 +317,7 @@ void pp_coverage_free(PPCoverage *c) {
     VEC_FREE(f->branches);
   }
   VEC_FREE(c->files);
+  VEC_FREE(c->uninst);
   cov_memo_free(c->memo);
   pp_program_free(c->views, c->nviews);
   memset(c, 0, sizeof *c);

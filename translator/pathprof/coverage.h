@@ -38,7 +38,17 @@ typedef struct {
   bool unexecuted_block;    /* some block with code on this line never ran (gcov's '*') */
   bool excluded;            /* an exclusion marker takes it out of the totals (its branches too) */
   bool br_excluded;         /* a branch exclusion marker takes its branches out */
+  bool uninstrumented;      /* code of a function pathcc could not instrument: no count, in no
+                               total (lines_uninst counts it apart) */
 } PPCovLine;
+
+/* A function pathcc left uninstrumented (uninst.c), once however many units hold it. */
+typedef struct {
+  const char *name, *why;
+  int file;                 /* index into PPCoverage.files */
+  unsigned line, end_line;
+  unsigned lines;           /* its lines marked uninstrumented */
+} PPCovUninst;
 
 /* One outcome of a decision: an out-edge of a block with two or more live out-edges. */
 typedef struct {
@@ -72,6 +82,7 @@ typedef struct {
   const struct PPMcdc *mcdc;/* MC/DC of the decisions (a --decisions=conditions build), set by the
                                coverage command; the formats with a place for it write it; or NULL */
   const struct PPPrimes *primes; /* --prime-paths: the HTML function pages show them; or NULL */
+  VEC(PPCovUninst) uninst;  /* functions pathcc could not instrument, by file and line */
 } PPCoverage;
 
 /* Totals of a file or the program: hit / total of each kind (paths: path-mode functions only),
@@ -80,6 +91,7 @@ typedef struct {
   uint64_t lines, lines_hit, funcs, funcs_hit, blocks, blocks_hit, edges, edges_hit, br, br_hit, paths, paths_hit;
   uint64_t lines_excl, funcs_excl, br_excl, paths_excl;  /* funcs_excl: those whose name line is
                                                            excluded (still in funcs, as gcovr counts) */
+  uint64_t lines_uninst, funcs_uninst;  /* in functions pathcc could not instrument: in no total */
 } PPCovSum;
 
 /* Adds file f's totals to s. */

@@ -1,5 +1,6 @@
 /* pathprof report and dump: hot paths decoded to source lines, and a profile's raw content. */
 #include "commands.h"
+#include "uninst.h"
 #include "model/load.h"
 #include "model/number.h"
 #include "model/kipf.h"
@@ -236,11 +237,7 @@ static int run_report(int argc, char **argv) {
   if (!only && busy.n > top) printf("\nThe %zu busiest of %zu executed functions:\n", top, busy.n);
   for (size_t i = 0; i < busy.n && (only || i < top); i++) print_function(busy.v[i], top);
   VEC_FREE(busy);
-  for (size_t i = 0; i < l.units.n; i++)
-    for (size_t k = 0; k < l.units.v[i].tab.skipped.n; k++) {
-      const PPTabSkip *s = &l.units.v[i].tab.skipped.v[k];
-      printf("\nnot instrumented: %s (%s:%u): %s\n", s->name, pp_base_name(l.units.v[i].tab.files.v[s->file]), s->line, s->why);
-    }
+  known |= pp_uninst_print(stdout, &l, only);  /* once per report, by reason; with --function, its own */
   if (idle) {
     printf("\nbuilt but never run: %d unit%s\n", idle, idle > 1 ? "s" : "");
     for (size_t i = 0; i < l.units.n; i++)

@@ -31,7 +31,8 @@ static const char css[] =
   "pre,.src{font:12px/1.35 monospace}.src td{padding:0 6px;text-align:left;white-space:pre}"
   ".src td.n,.src td.c{text-align:right;color:#777}.src tr.hit td.c{color:#262}"
   ".src tr.miss td{background:#fdd}.src tr.part td.c{background:#ffd}.src tr.excl td{color:#999;font-style:italic}"
-  "td.excl{color:#777}.src tr.sel td{background:#bdf!important}"
+  "td.excl{color:#777}.src tr.sel td{background:#bdf!important}.src tr.uninst td{background:#eee;color:#666}"
+  "p.uninst{background:#eee;padding:4px 8px}"
   ".src tr.chg td.n{box-shadow:inset 4px 0 #06c;color:#06c;font-weight:bold}"
   "ol.paths li{cursor:pointer;margin:1px 0}ol.paths li.sel{background:#bdf}ol.paths a{color:inherit;text-decoration:none}"
   "g.edge.sel path{stroke:#06c!important;stroke-width:5px!important}g.edge.sel polygon{stroke:#06c;fill:#06c}"
@@ -105,11 +106,13 @@ static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsign
   fputs("<table class=\"src\">\n", o);
   for (unsigned ln = first; ln <= last; ln++) {
     const PPCovLine *l = ln <= f->nlines ? &f->lines[ln] : NULL;
-    const char *cls = !l || !l->exists ? "none" : l->excluded ? "excl" : !l->count ? "miss" : l->unexecuted_block ? "part" : "hit";
+    const char *cls = l && l->uninstrumented ? "uninst" : !l || !l->exists ? "none" : l->excluded ? "excl"
+                      : !l->count ? "miss" : l->unexecuted_block ? "part" : "hit";
     bool chg = marks && pp_diff_changed(marks, (int)(f - c->files.v), ln);
     fprintf(o, "<tr id=\"L%u\" class=\"%s%s%s\"><td class=\"n\">%u</td><td class=\"c\">", ln, cls, chg ? " chg" : "",
             pp_html_mcdc_row_missing(mc, ln) ? " mc" : "", ln);
-    if (l && l->exists && l->excluded) fprintf(o, "excl %" PRIu64, l->count);
+    if (l && l->uninstrumented) fputs("<span title=\"not instrumented\">n/i</span>", o);
+    else if (l && l->exists && l->excluded) fprintf(o, "excl %" PRIu64, l->count);
     else if (l && l->exists) {
       if (l->count) fprintf(o, "%" PRIu64 "%s", l->count, l->unexecuted_block ? "*" : "");
       else fputs("#####", o);
@@ -125,6 +128,23 @@ static void source_rows(FILE *o, const PPCoverage *c, const PPCovFile *f, unsign
   }
   fputs("</table>\n", o);
   pp_html_mcdc_close(mc);
+}
+
+/* File i's functions pathcc could not instrument, with their reasons; their lines are marked
+   n/i (class uninst) and count in no total. */
+static void uninstrumented(FILE *o, const PPCoverage *c, size_t i, const PPCovSum *s) {
+  if (!s->funcs_uninst) return;
+  fprintf(o, "<p class=\"uninst\">Not instrumented: %" PRIu64 " function%s, %" PRIu64 " lines marked n/i, in no total:",
+          s->funcs_uninst, s->funcs_uninst > 1 ? "s" : "", s->lines_uninst);
+  for (size_t k = 0, n = 0; k < c->uninst.n; k++) {
+    const PPCovUninst *u = &c->uninst.v[k];
+    if (u->file != (int)i) continue;
+    fprintf(o, "%s <a href=\"#L%u\">", n++ ? ";" : "", u->line);
+    pp_fputs_xml(o, u->name);
+    fprintf(o, "</a> (line %u): ", u->line);
+    pp_fputs_xml(o, u->why);
+  }
+  fputs("</p>\n", o);
 }
 
 static void file_page(FILE *o, const PPCoverage *c, size_t i) {
@@ -143,6 +163,7 @@ static void file_page(FILE *o, const PPCoverage *c, size_t i) {
     cell(o, ms.cond_hit, ms.cond);
   }
   fputs("</tr></table>\n", o);
+  uninstrumented(o, c, i, &s);
   if (!f->src) fputs("<p>The source file was not found; lines with code are listed without their text.</p>\n", o);
   source_rows(o, c, f, 1, f->src ? f->nsrc : f->nlines);
   pp_html_mcdc_section(o, c, (int)i);

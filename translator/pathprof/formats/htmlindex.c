@@ -14,7 +14,7 @@ static const char css[] =
   "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
   "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right;white-space:nowrap}"
   "th{background:#eee;cursor:pointer;user-select:none}th.asc:after{content:' \\25B2'}th.desc:after{content:' \\25BC'}"
-  "td.name,th.name{text-align:left}tbody tr:nth-child(even) td{background:#fafafa}"
+  "td.name,th.name,#functions td:nth-child(-n+2){text-align:left}tbody tr:nth-child(even) td{background:#fafafa}"
   ".bar{display:inline-block;width:60px;height:9px;background:#e66;margin-right:4px}"
   ".bar i{display:block;height:9px;background:#4a4}"
   "tr.dir td{font-weight:600}tr.dir td.name{cursor:pointer}.tog{display:inline-block;width:1em;color:#666}"
@@ -26,7 +26,9 @@ static const char css[] =
 static const char script[] =
   "var st={q:'',sort:{},closed:{}},hk={files:'sort',functions:'fsort'};"
   "function rows(t){return Array.prototype.slice.call(t.tBodies[0].rows);}"
-  "function key(r,c){if(c==='name')return r.getAttribute('data-name');var x=r.cells[+c];return x?+x.getAttribute('data-v'):0;}"
+  "function key(r,c){if(c==='name')return r.getAttribute('data-name');var x=r.cells[+c];if(!x)return 0;"
+  " var v=x.getAttribute('data-v');if(v!==null)return +v;var t=x.textContent,m=/^(\\d+)\\/(\\d+)/.exec(t);"
+  " return m?+m[1]/+m[2]:isNaN(parseFloat(t))?-1:parseFloat(t);}"
   "function sortTable(t,spec){if(!spec)return;var desc=spec[0]==='-',c=desc?spec.slice(1):spec;"
   " var kids={},all=rows(t);all.forEach(function(r){var p=r.getAttribute('data-parent')||'';(kids[p]=kids[p]||[]).push(r);});"
   " var cmp=function(a,b){var d=(a.classList.contains('dir')?0:1)-(b.classList.contains('dir')?0:1);if(d)return d;"
@@ -96,7 +98,7 @@ static void join_chains(Tree *t, int v) {
   Node *x = &t->v[v];
   while (x->parent >= 0 && x->file < 0 && x->kids.n == 1 && t->v[x->kids.v[0]].file < 0) {
     Node *k = &t->v[x->kids.v[0]];
-    char *name = pp_xasprintf("%s/%s", x->name, k->name);
+    char *name = pp_xasprintf("%s%s%s", x->name, strcmp(x->name, "/") ? "/" : "", k->name);  /* "/" + "usr": "/usr" */
     free(x->name);
     x->name = name;
     VEC_FREE(x->kids);
@@ -159,8 +161,15 @@ static void free_tree(Tree *t) {
 static void cell(FILE *o, uint64_t hit, uint64_t total) {
   if (!total) { fputs("<td data-v=\"-1\">-</td>", o); return; }
   double r = (double)hit / (double)total;
-  fprintf(o, "<td data-v=\"%.6f\"><span class=\"bar\"><i style=\"width:%.0f%%\"></i></span>%" PRIu64 "/%" PRIu64 " %.1f%%</td>",
+  fprintf(o, "<td data-v=\"%.5g\"><span class=\"bar\"><i style=\"width:%.0f%%\"></i></span>%" PRIu64 "/%" PRIu64 " %.1f%%</td>",
           r, 100 * r, hit, total, 100 * r);
+}
+
+/* A function row's "hit/total pct%": no bar and no data-v (the script reads the ratio from the
+   text), as the functions outnumber the files a hundredfold and made the index megabytes. */
+static void plain_cell(FILE *o, uint64_t hit, uint64_t total) {
+  if (!total) fputs("<td>-</td>", o);
+  else fprintf(o, "<td>%" PRIu64 "/%" PRIu64 " %.1f%%</td>", hit, total, 100.0 * (double)hit / (double)total);
 }
 
 /* The columns: the whole program's six kinds, or the four a change has. */
@@ -207,7 +216,8 @@ static void sum_heads(FILE *o, bool diff, int first, bool mcdc) {
    row of the enclosing directory, data-name what the search matches. */
 static void tree_rows(FILE *o, const Tree *t, int v, const char *parent_path, int depth, bool diff, const PPCoverage *c) {
   const Node *x = &t->v[v];
-  char *path = v ? pp_xasprintf("%s%s%s", parent_path, *parent_path ? "/" : "", x->name) : pp_xstrdup("");
+  size_t pl = strlen(parent_path);
+  char *path = v ? pp_xasprintf("%s%s%s", parent_path, pl && parent_path[pl - 1] != '/' ? "/" : "", x->name) : pp_xstrdup("");
   if (v) {
     char pid[32] = "";
     if (x->parent > 0) snprintf(pid, sizeof pid, "d%d", x->parent);
@@ -219,7 +229,7 @@ static void tree_rows(FILE *o, const Tree *t, int v, const char *parent_path, in
     if (x->file < 0) {
       fputs("<span class=\"tog\">&#9662;</span>", o);
       pp_fputs_xml(o, x->name);
-      fputs("/", o);
+      if (strcmp(x->name, "/")) fputs("/", o);  /* the file system's root is "/", not "//" */
     } else {
       fprintf(o, "<span class=\"tog\"></span><a href=\"s%d.html\">", x->file);
       pp_fputs_xml(o, x->name);
@@ -252,21 +262,21 @@ static void function_rows(FILE *o, const PPCoverage *c, const PPDiff *d) {
     pp_fputs_xml(o, fn->f->name);
     fputs(" ", o);
     pp_fputs_xml(o, pp_report_path(&c->files.v[fn->file]));
-    fprintf(o, "\"><td class=\"name\"><a href=\"f%d.html\">", fi);
+    fprintf(o, "\"><td><a href=\"f%d.html\">", fi);  /* left-aligned by the style sheet */
     pp_fputs_xml(o, fn->f->name);
-    fputs("</a></td><td class=\"name\">", o);
+    fputs("</a></td><td>", o);
     pp_fputs_xml(o, pp_base_name(pp_coverage_file_name(&c->files.v[fn->file])));
-    fprintf(o, ":%u</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", fn->f->line, fn->calls, fn->calls);
+    fprintf(o, ":%u</td><td>%" PRIu64 "</td>", fn->f->line, fn->calls);
     if (d) {
-      if (d->funcs.v[k].counted) cell(o, d->funcs.v[k].paths_hit, d->funcs.v[k].paths);
-      else fputs("<td data-v=\"-1\">edge mode</td>", o);
+      if (d->funcs.v[k].counted) plain_cell(o, d->funcs.v[k].paths_hit, d->funcs.v[k].paths);
+      else fputs("<td>edge mode</td>", o);
     } else {
-      cell(o, fn->lines_hit, fn->lines_total);
-      cell(o, fn->blocks_hit, fn->blocks_total);
-      cell(o, fn->edges_hit, fn->edges_total);
-      cell(o, fn->branches_hit, fn->branches_total);
-      if (fn->view->edges) fputs("<td data-v=\"-1\">edge mode</td>", o);
-      else cell(o, fn->paths_executed, fn->f->g.npaths);
+      plain_cell(o, fn->lines_hit, fn->lines_total);
+      plain_cell(o, fn->blocks_hit, fn->blocks_total);
+      plain_cell(o, fn->edges_hit, fn->edges_total);
+      plain_cell(o, fn->branches_hit, fn->branches_total);
+      if (fn->view->edges) fputs("<td>edge mode</td>", o);
+      else plain_cell(o, fn->paths_executed, fn->f->g.npaths);
       PPMcdcSum m = {0};
       for (size_t i = 0; c->mcdc && i < c->mcdc->decs.n; i++)
         if (c->mcdc->decs.v[i].func == fi) pp_mcdc_sum_add(&m, &c->mcdc->decs.v[i]);
@@ -302,6 +312,10 @@ void pp_html_index(FILE *o, const PPCoverage *c, const char *profile, const PPDi
   sum_cells(o, &t.v[0].s, d != NULL);
   mcdc_cell(o, c, d != NULL, &t.v[0].m);
   fputs("</tr></tbody></table>\n", o);
+  if (!d && t.v[0].s.funcs_uninst)
+    fprintf(o, "<p class=\"uninst\">Not instrumented: %" PRIu64 " function%s, %" PRIu64 " lines, in no total (marked n/i on "
+               "their files' pages, with the reasons).</p>\n", t.v[0].s.funcs_uninst, t.v[0].s.funcs_uninst > 1 ? "s" : "",
+            t.v[0].s.lines_uninst);
   fputs("<p><input id=\"search\" type=\"search\" placeholder=\"Search files and functions\" autocomplete=\"off\"></p>\n", o);
   fputs("<section><h2>Files</h2><table id=\"files\">\n<thead><tr><th class=\"name\" data-col=\"name\">file</th>", o);
   sum_heads(o, d != NULL, 1, c->mcdc != NULL);

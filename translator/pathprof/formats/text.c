@@ -35,6 +35,24 @@ static void excluded(FILE *o, int w, const PPCovSum *s) {
             s->lines_excl, s->funcs_excl, s->br_excl, s->paths_excl);
 }
 
+/* What pathcc could not instrument: counted apart, in no total. */
+static void uninstrumented(FILE *o, int w, const PPCovSum *s) {
+  if (s->funcs_uninst)
+    fprintf(o, "%-*s not instrumented: %" PRIu64 " function%s, %" PRIu64 " line(s) (no counts; pathprof report says why)\n", w, "",
+            s->funcs_uninst, s->funcs_uninst > 1 ? "s" : "", s->lines_uninst);
+}
+
+/* The rows of file fi's functions pathcc left uninstrumented, with the reason. */
+static void uninstrumented_rows(FILE *o, int w, const PPCoverage *c, size_t fi) {
+  for (size_t k = 0; k < c->uninst.n; k++) {
+    const PPCovUninst *u = &c->uninst.v[k];
+    if (u->file != (int)fi) continue;
+    char *name = pp_xasprintf("  %s:%u", u->name, u->line);
+    fprintf(o, "%-*s not instrumented (%u line(s)): %s\n", w, name, u->lines, u->why);
+    free(name);
+  }
+}
+
 /* Functions are named at the line of their name, as gcov and the lcov writer do. */
 void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
   PPCovSum all = {0};
@@ -53,6 +71,7 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
     pp_text_ratio(o, s.br_hit, s.br); fputc(' ', o);
     pp_text_ratio(o, s.paths_hit, s.paths); fputc('\n', o);
     excluded(o, w, &s);
+    uninstrumented(o, w, &s);
     for (size_t k = 0; k < f->funcs.n; k++) {
       const PPCovFunc *fn = &c->funcs.v[f->funcs.v[k]];
       char *name = pp_xasprintf("  %s:%u", fn->f->name, fn->name_line);
@@ -72,6 +91,7 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
         fprintf(o, "  (%" PRId64 " activation%s never finished)", fn->unfinished, fn->unfinished > 1 ? "s" : "");
       fputc('\n', o);
     }
+    uninstrumented_rows(o, w, c, i);
   }
   fprintf(o, "\n%-*s ", w, "total");
   pp_text_ratio(o, all.lines_hit, all.lines); fputc(' ', o);
@@ -80,6 +100,7 @@ void pp_format_text(FILE *o, const PPCoverage *c, const char *profile) {
   pp_text_ratio(o, all.br_hit, all.br); fputc(' ', o);
   pp_text_ratio(o, all.paths_hit, all.paths); fputc('\n', o);
   excluded(o, w, &all);
+  uninstrumented(o, w, &all);
   if (c->mcdc && c->mcdc->decs.n) {
     PPMcdcSum ms = {0};
     pp_mcdc_sum_file(c->mcdc, -1, &ms);
