@@ -247,7 +247,20 @@ char *pp_masq_link_dir_asm(const char *dir) {
   return pp_str_take(&s);
 }
 
-void pp_masq_target_flags(PPArgs *out, char *const *args, size_t n) {
+/* How many of words[0..n) lead as launchers (ccache, distcc, icecc...), not the compiler. */
+static size_t launchers(char *const *words, size_t n) {
+  static const char *names[] = { "ccache", "sccache", "buildcache", "distcc", "icecc", "pump", 0 };
+  size_t k = 0;
+  for (; k + 1 < n; k++) {
+    int i = 0;
+    while (names[i] && strcmp(base_name(words[k]), names[i])) i++;
+    if (!names[i]) break;
+  }
+  return k;
+}
+
+void pp_masq_assembler(PPArgs *out, char *const *cc, size_t ncc, char *const *args, size_t n) {
+  for (size_t k = launchers(cc, ncc); k < ncc; k++) VEC_PUSH(*out, cc[k]);
   for (size_t i = 0; i < n; i++) {
     const char *x = args[i];
     if (!strncmp(x, "-m", 2) || !strncmp(x, "--target=", 9) || (!strncmp(x, "-B", 2) && x[2])) VEC_PUSH(*out, args[i]);

@@ -26,7 +26,8 @@ int pp_masq_create(const char *dir);
    program is linked in: every runtime in the process reads the program's (rt/posix/linkdir.c)
    and writes the default profile there. */
 char *pp_masq_link_dir_asm(const char *dir);
-/* Appends the options among args[0..n) that choose what an assembly targets (-m32, -march=,
-   --target=, -target T, -B): the link's flags, for assembling that symbol. */
-void pp_masq_target_flags(PPArgs *out, char *const *args, size_t n);
+/* Appends the command that assembles that note: the compiler words cc[0..ncc) without the
+   launchers before them (ccache, distcc: the tiny object is neither cached nor sent away) and
+   the options among the link's args[0..n) that choose the target (-m32, --target=, -B). */
+void pp_masq_assembler(PPArgs *out, char *const *cc, size_t ncc, char *const *args, size_t n);
 #endif

@@ -734,8 +734,8 @@ static char *link_dir_object(Driver *d) {
   make_tmpdir(d);
   char *src = pp_xasprintf("%s/linkdir.s", d->tmpdir), *obj = pp_xasprintf("%s/linkdir.o", d->tmpdir);
   char *err = pp_xasprintf("%s/linkdir.err", d->tmpdir), *tail[] = { "-c", src, "-o", obj };
-  Args a = cmd(d);
-  pp_masq_target_flags(&a, d->args.v, d->args.n);
+  Args a = {0};
+  pp_masq_assembler(&a, d->ccpre.v, d->ccpre.n, d->args.v, d->args.n);
   for (int k = 0; k < 4; k++) VEC_PUSH(a, tail[k]);
   bool ok = !write_file(src, s, strlen(s)) && !run(&a, err, d->verbose);
   VEC_FREE(a);
