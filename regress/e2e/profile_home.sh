@@ -1,6 +1,6 @@
 #!/bin/sh
 # Where profiles land: a program that changes directory writes its default profile in the
-# directory it was linked in (pathcc's link records it in an ELF note), wherever it runs from and
+# directory it was linked into (pathcc's link records it in an ELF note), wherever it runs from and
 # wherever it goes; so do a forked child and an instrumented shared object linked elsewhere (one
 # profile); a test suite that cd's into the source tree of a VPATH build leaves nothing there. A
 # relative PATHPROF_FILE is taken from the directory the program started in, %p included; an
@@ -78,6 +78,13 @@ rm -f "$d/build/pathprof.out"
 (cd "$d/src" && ../build/home . >/dev/null)
 [ -s "$d/build/pathprof.out" ] && [ -z "$(strays)" ] && ok source-tree-suite || nok source-tree-suite "elsewhere: $(strays)"
 rm -f "$d/build/pathprof.out"
+
+# linked from another directory into bin/ (-o ../bin/home): the profile goes beside the program
+mkdir -p "$d/obj" "$d/bin" && (cd "$d/obj" && "$P" gcc -O1 -c "$d/src/home.c" -o home.o &&
+  "$P" gcc -o ../bin/home home.o -L"$d/lib" -llw -Wl,-rpath,"$d/lib") >"$d/obj.log" 2>&1
+(cd "$d/run" && "$d/bin/home" "$d/away" >/dev/null)
+[ -s "$d/bin/pathprof.out" ] && [ ! -e "$d/obj/pathprof.out" ] && [ -z "$(strays)" ] && ok output-dir "-o ../bin/home: bin/" ||
+  nok output-dir "$(find "$d" -name pathprof.out | tr '\n' ' ') $(head -1 "$d/obj.log")"
 
 # ---- PATHPROF_FILE ----
 (cd "$d/run" && PATHPROF_FILE=rel.out "$d/build/home" "$d/away" >/dev/null)

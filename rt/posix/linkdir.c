@@ -1,4 +1,4 @@
-/* linkdir.c: the directory the program was linked in, which pathcc's link records in an ELF note ("pathprof", type 1) of the executable; the default profile goes there (posix.c). */
+/* linkdir.c: the directory the program was linked into, which pathcc's link records in an ELF note ("pathprof", type 1) of the executable; the default profile goes there (posix.c). */
 #define _GNU_SOURCE 1
 #include "posix.h"
 #include <string.h>

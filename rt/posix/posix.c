@@ -139,7 +139,7 @@ char *__pathprof_env_path(const char *var, const char *dflt)
 static char *start_dir, *home_dir;
 
 /* At start-up: start_dir, the working directory, which a relative $PATHPROF_FILE is taken
-   from; home_dir, where the default profile goes: the directory the program was linked in
+   from; home_dir, where the default profile goes: the directory the program was linked into
    (linkdir.c) while it is one the program may write in, else start_dir (a privileged program:
    the working directory at exit, as the warning in __pathprof_getenv says). */
 static void choose_dirs(void)

@@ -236,6 +236,40 @@ int pp_masq_create(const char *dir) {
   return bad || fflush(stdout) ? 1 : 0;
 }
 
+/* Absolute path abs with "." and ".." components taken out as written (no links resolved, so
+   the user's -ffile-prefix-map still matches), in place. */
+static void normalize(char *abs) {
+  char *out = abs, *p = abs;
+  while (*p) {
+    while (*p == '/') p++;
+    char *end = strchr(p, '/');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == 2 && !strncmp(p, "..", 2)) {
+      while (out > abs && *--out != '/') {}
+    } else if (n && !(n == 1 && *p == '.')) {
+      *out++ = '/';
+      memmove(out, p, n);
+      out += n;
+    }
+    p += n;
+  }
+  if (out == abs) *out++ = '/';
+  *out = 0;
+}
+
+char *pp_masq_program_dir(const char *output) {
+  char cwd[PATH_MAX];
+  char *abs = output && output[0] == '/' ? pp_xstrdup(output)
+              : pp_xasprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : "/", output ? output : "a.out");
+  normalize(abs);
+  char *slash = strrchr(abs, '/');
+  *slash = 0;
+  if ((slash = strrchr(abs, '/')) && !strcmp(slash, "/.libs"))  /* libtool's program behind its script */
+    *slash = 0;
+  if (!*abs) strcpy(abs, "/");
+  return abs;
+}
+
 char *pp_masq_link_dir_asm(const char *dir) {
   PPStr s = {0};
   pp_str_addf(&s, "\t.section .note.pathprof,\"a\",%%note\n\t.balign 4\n\t.long 9\n\t.long %zu\n\t.long 1\n"

@@ -22,8 +22,11 @@ void pp_masq_hide(char *const *names, size_t n);
    c99 and every versioned or target-prefixed gcc and clang on PATH; prints the names. Returns
    the exit status. */
 int pp_masq_create(const char *dir);
+/* The absolute directory of the program a link writes (-o output, else a.out; libtool's .libs
+   stands for the directory above it): its default profile goes there. Allocated. */
+char *pp_masq_program_dir(const char *output);
 /* The assembly (allocated) of an ELF note ("pathprof", type 1) holding dir, the directory a
-   program is linked in: every runtime in the process reads the program's (rt/posix/linkdir.c)
+   program is linked into: every runtime in the process reads the program's (rt/posix/linkdir.c)
    and writes the default profile there. */
 char *pp_masq_link_dir_asm(const char *dir);
 /* Appends the command that assembles that note: the compiler words cc[0..ncc) without the

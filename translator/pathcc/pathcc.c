@@ -724,13 +724,12 @@ static char *runtime_for(Driver *d) {
   return lib;
 }
 
-/* An object whose note names the directory this link runs in (through the user's
-   -f*-prefix-map, for reproducible builds), where the program's default profile goes whatever
-   directory it runs in (masq.c); NULL when it cannot be assembled, which loses only that. */
-static char *link_dir_object(Driver *d) {
-  char cwd[PATH_MAX];
-  if (!getcwd(cwd, sizeof cwd)) return NULL;
-  char *mapped = pp_prefix_map_path(&d->maps, cwd), *s = pp_masq_link_dir_asm(mapped ? mapped : cwd);
+/* An object whose note names the directory the program is linked into (through the user's
+   -f*-prefix-map, for reproducible builds), where its default profile goes whatever directory
+   it runs in (masq.c); NULL when it cannot be assembled, which loses only that. */
+static char *link_dir_object(Driver *d, const Plan *p) {
+  char *dir = pp_masq_program_dir(p->output), *mapped = pp_prefix_map_path(&d->maps, dir);
+  char *s = pp_masq_link_dir_asm(mapped ? mapped : dir);
   make_tmpdir(d);
   char *src = pp_xasprintf("%s/linkdir.s", d->tmpdir), *obj = pp_xasprintf("%s/linkdir.o", d->tmpdir);
   char *err = pp_xasprintf("%s/linkdir.err", d->tmpdir), *tail[] = { "-c", src, "-o", obj };
@@ -739,7 +738,7 @@ static char *link_dir_object(Driver *d) {
   for (int k = 0; k < 4; k++) VEC_PUSH(a, tail[k]);
   bool ok = !write_file(src, s, strlen(s)) && !run(&a, err, d->verbose);
   VEC_FREE(a);
-  free(mapped), free(s), free(src), free(err);
+  free(dir), free(mapped), free(s), free(src), free(err);
   if (!ok) free(obj);
   return ok ? obj : NULL;
 }
@@ -761,7 +760,7 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
      library it happens to link against (which may be rebuilt without pathcc) */
   if (lib && !getenv("PATHCC_RUNTIME") && compiler(d, true)->exclude_libs == 1)
     VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
-  char *dir = lib && !p->shared ? link_dir_object(d) : NULL;  /* the program's note speaks for its modules */
+  char *dir = lib && !p->shared ? link_dir_object(d, p) : NULL;  /* the program's note speaks for its modules */
   if (dir) VEC_PUSH(a, dir);
   if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);

@@ -13,7 +13,7 @@ static const char help_text[] =
   "Each .c input is preprocessed with your flags, every acyclic path of every function\n"
   "is numbered (Ball-Larus) and the compiler gets plain C that counts which paths ran;\n"
   "links get the runtime, and the program writes pathprof.out in the directory it was\n"
-  "linked in when it exits (see pathprof(1)). COMPILER is the first argument when it is\n"
+  "linked into when it exits (see pathprof(1)). COMPILER is the first argument when it is\n"
   "not an option or an input (pathcc gcc -c x.c, pathcc arm-none-eabi-gcc ...), else\n"
   "$PATHCC_CC, else cc. Run through a link named like a compiler (--masquerade), pathcc\n"
   "runs the real compiler of that name: the next on PATH that is not pathcc.\n"
