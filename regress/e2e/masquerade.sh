@@ -18,7 +18,7 @@ export LC_ALL=C
 m="$d/masq"
 ok() { echo "ok masquerade-$1${2:+: $2}"; }
 nok() { echo "not ok masquerade-$1: $2"; }
-tmo=""; command -v timeout >/dev/null 2>&1 && tmo="timeout 300"  # a recursion never ends
+tmo=""; command -v timeout >/dev/null 2>&1 && tmo="timeout ${MASQ_TIMEOUT:-300}"  # a recursion never ends
 real_gcc=$(command -v gcc)
 host=$(gcc -dumpmachine)
 printf '/* t.c */\n#include <stdio.h>\nint main(int c, char **v) { (void)v; if (c > 1) puts("args"); else puts("none"); return 0; }\n' >"$d/t.c"
