@@ -760,7 +760,7 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
      library it happens to link against (which may be rebuilt without pathcc) */
   if (lib && !getenv("PATHCC_RUNTIME") && compiler(d, true)->exclude_libs == 1)
     VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
-  char *dir = lib && !p->shared ? link_dir_object(d, p) : NULL;  /* the program's note speaks for its modules */
+  char *dir = lib && !p->shared && compiler(d, false)->host ? link_dir_object(d, p) : NULL;  /* read by our runtime */
   if (dir) VEC_PUSH(a, dir);
   if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);
