@@ -87,9 +87,12 @@ check: tests
 demo: deps all
 	sh samples/demo.sh
 
+# make install also makes $(PREFIX)/lib/pathprof/bin, the masquerade directory (links gcc, cc,
+# clang, c99 and the installed cross compilers' names -> ../../../bin/pathcc) to put first in PATH
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 bin/pathcc bin/pathprof $(DESTDIR)$(PREFIX)/bin
+	$(DESTDIR)$(PREFIX)/bin/pathcc --masquerade=$(DESTDIR)$(PREFIX)/lib/pathprof/bin >/dev/null
 	install -m 644 lib/libpathprof.a lib/libpathprof-notls.a $(DESTDIR)$(PREFIX)/lib
 	install -m 644 include/pathprof.h $(DESTDIR)$(PREFIX)/include
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1

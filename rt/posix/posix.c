@@ -135,10 +135,43 @@ char *__pathprof_env_path(const char *var, const char *dflt)
   return out;
 }
 
-/* The profile file name: $PATHPROF_FILE (default "pathprof.out") with its pattern expanded. */
+/* Where relative profile names start, chosen at start-up (init): a program that changes
+   directory still writes where its build is, as gcov's counts follow the objects. */
+static char *start_dir, *home_dir;
+
+/* At start-up: start_dir, the working directory, which a relative $PATHPROF_FILE is taken
+   from; home_dir, where the default profile goes: the directory the program was linked into
+   (linkdir.c) while it is one the program may write in, else start_dir (a privileged program:
+   the working directory at exit, as the warning in __pathprof_getenv says). */
+static void choose_dirs(void)
+{
+  char cwd[4096];
+  const char *link = __pathprof_link_dir();
+  struct stat st;
+
+  start_dir = getcwd(cwd, sizeof cwd) ? dup_str(cwd) : 0;
+  if (link && link[0] == '/' && !privileged() && stat(link, &st) == 0 && S_ISDIR(st.st_mode) &&
+      access(link, W_OK | X_OK) == 0)
+    home_dir = dup_str(link);
+  else if (!privileged())
+    home_dir = start_dir;
+}
+
+/* The profile file name: $PATHPROF_FILE with its pattern expanded, taken from start_dir when
+   relative; unset, pathprof.out in home_dir. */
 static char *profile_path(void)
 {
-  return __pathprof_env_path("PATHPROF_FILE", "pathprof.out");
+  const char *s = __pathprof_getenv("PATHPROF_FILE");
+  const char *dir = s && *s ? start_dir : home_dir;
+  char *name = __pathprof_env_path("PATHPROF_FILE", "pathprof.out"), *full;
+
+  if (!name || name[0] == '/' || !dir)
+    return name;
+  full = malloc(strlen(dir) + strlen(name) + 2);
+  if (full)
+    sprintf(full, "%s/%s", dir, name);
+  free(name);
+  return full;
 }
 
 /* Whether $PATHPROF_FILE asks for continuous mode ("%c"). */
@@ -325,7 +358,9 @@ static void after_fork_child(void)
 /* Registers the exit handler and the fork handlers. */
 static void init(void)
 {
-  char *path = profile_path(), err[1024];
+  char *path, err[1024];
+  choose_dirs();
+  path = profile_path();
   if (atexit(at_exit) != 0)
     fprintf(stderr, "pathprof: cannot register the exit handler; no profile will be written\n");
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

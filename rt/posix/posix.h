@@ -101,4 +101,7 @@ int __pathprof_write_fd(void *ctx, const void *buf, unsigned long len);
 void __pathprof_touch(const char *name);
 void __pathprof_mark_name(const char *path, char *buf, size_t len);
 
+/* linkdir.c: the directory the program was linked into, from the note pathcc's link adds, or 0. */
+const char *__pathprof_link_dir(void);
+
 #endif

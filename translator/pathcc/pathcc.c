@@ -2,6 +2,7 @@
 #include "ccprobe.h"
 #include "diag.h"
 #include "instrument.h"
+#include "masq.h"
 #include "respfile.h"
 #include "server.h"
 #include "usage.h"
@@ -137,7 +138,7 @@ static Args cmd(const Driver *d) {
 /* ---- argument analysis ---- */
 
 typedef struct {
-  bool compile_only, asm_only, preprocess_only, link;
+  bool compile_only, asm_only, preprocess_only, link, shared;  /* shared: -shared or -r, no program */
   const char *output;      /* -o */
   VEC(size_t) sources;     /* indexes of C sources in d->args */
   bool has_md, has_mf, has_mt;
@@ -165,6 +166,7 @@ static int analyse(Driver *d, Plan *p) {
   for (size_t i = 0; i < d->args.n; i++) {
     const char *a = d->args.v[i];
     if (!strcmp(a, "-c")) p->compile_only = true;
+    else if (!strcmp(a, "-shared") || !strcmp(a, "-r")) p->shared = true;
     else if (!strcmp(a, "-S")) p->asm_only = true;
     else if (query_only(a)) query = true;
     else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) p->has_md = true;
@@ -725,6 +727,25 @@ static char *runtime_for(Driver *d) {
   return lib;
 }
 
+/* An object whose note names the directory the program is linked into (through the user's
+   -f*-prefix-map, for reproducible builds), where its default profile goes whatever directory
+   it runs in (masq.c); NULL when it cannot be assembled, which loses only that. */
+static char *link_dir_object(Driver *d, const Plan *p) {
+  char *dir = pp_masq_program_dir(p->output), *mapped = pp_prefix_map_path(&d->maps, dir);
+  char *s = pp_masq_link_dir_asm(mapped ? mapped : dir);
+  make_tmpdir(d);
+  char *src = pp_xasprintf("%s/linkdir.s", d->tmpdir), *obj = pp_xasprintf("%s/linkdir.o", d->tmpdir);
+  char *err = pp_xasprintf("%s/linkdir.err", d->tmpdir), *tail[] = { "-c", src, "-o", obj };
+  Args a = {0};
+  pp_masq_assembler(&a, d->ccpre.v, d->ccpre.n, d->args.v, d->args.n);
+  for (int k = 0; k < 4; k++) VEC_PUSH(a, tail[k]);
+  bool ok = !write_file(src, s, strlen(s)) && !run(&a, err, d->verbose);
+  VEC_FREE(a);
+  free(dir), free(mapped), free(s), free(src), free(err);
+  if (!ok) free(obj);
+  return ok ? obj : NULL;
+}
+
 /* Link with the user's arguments, our objects in place of the sources, and the runtime last. */
 static int link_all(Driver *d, const Plan *p, char **objs) {
   Args a = cmd(d);
@@ -742,8 +763,11 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
      library it happens to link against (which may be rebuilt without pathcc) */
   if (lib && !getenv("PATHCC_RUNTIME") && compiler(d, true)->exclude_libs == 1)
     VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
+  char *dir = lib && !p->shared && compiler(d, false)->host ? link_dir_object(d, p) : NULL;  /* read by our runtime */
+  if (dir) VEC_PUSH(a, dir);
   if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);
+  free(dir);
   VEC_FREE(a);
   free(lib);
   return rc;
@@ -864,42 +888,14 @@ static void threads_policy(Driver *d) {
   }
 }
 
-/* Run as a symlink named like a compiler (gcc, cc, arm-none-eabi-gcc) from a wrapper
-   directory early in PATH: the real one is the next of that name on PATH that is not us. */
+/* Run as a link named like a compiler (gcc, cc, arm-none-eabi-gcc) from a masquerade directory
+   early in PATH: the real one is the next of that name on PATH that is not pathcc (masq.c). */
 static bool wrapper_compiler(Driver *d, const char *argv0) {
-  const char *name = strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0;
-  char self_path[PATH_MAX], cand[PATH_MAX];
-  if (!strcmp(name, "pathcc") || !realpath("/proc/self/exe", self_path)) return false;
-  const char *path = getenv("PATH");
-  char *copy = pp_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-  for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-    char *full = pp_xasprintf("%s/%s", *dir ? dir : ".", name);
-    if (access(full, X_OK) == 0 && realpath(full, cand) && strcmp(cand, self_path)) {
-      VEC_PUSH(d->ccpre, full);
-      free(copy);
-      return true;
-    }
-    free(full);
-  }
-  free(copy);
-  die("no compiler named %s on PATH besides pathcc", name);
-  return false;
-}
-
-/* "pathcc gcc -c x.c": a first argument that is no option and no input names the compiler. */
-static bool names_compiler(const char *a) {
-  static const char *inputs[] = { ".c", ".i", ".h", ".s", ".S", ".o", ".a", ".so", ".cc", ".cpp", ".cxx", ".C",
-                                  ".m", ".ld", ".lds", ".obj", 0 };
-  struct stat st;
-  if (a[0] == '-' || a[0] == '@') return false;
-  for (int i = 0; inputs[i]; i++)
-    if (pp_ends_with(a, inputs[i])) return false;
-  return !(stat(a, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0111));
-}
-
-static void split_words(Args *out, const char *s) {
-  char *copy = pp_xstrdup(s), *save = NULL;
-  for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) VEC_PUSH(*out, w);
+  if (!pp_masq_invoked(argv0)) return false;
+  char *real = pp_masq_real(argv0);
+  if (!real) die("no compiler named %s on PATH besides pathcc", strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0);
+  VEC_PUSH(d->ccpre, real);
+  return true;
 }
 
 static void make_tmpdir(Driver *d) {
@@ -941,10 +937,11 @@ static int pathcc_main(int argc, char **argv) {
   /* pathcc --help / --version with no compiler named: pathcc's own (the version, then the compiler's) */
   bool own_query = !wrapped && i == argc - 1 && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "--version"));
   if (own_query && !strcmp(argv[i], "--help")) return pp_pathcc_help(stdout);
-  if (!wrapped && i < argc && names_compiler(argv[i])) split_words(&d.ccpre, argv[i++]);
-  else if (!wrapped) split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
+  if (!wrapped && i < argc && pp_masq_names_compiler(argv[i])) pp_masq_split_words(&d.ccpre, argv[i++]);
+  else if (!wrapped) pp_masq_split_words(&d.ccpre, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
   if (own_query) pp_pathcc_version(stdout, getenv("PATHCC_CC") && *getenv("PATHCC_CC") ? getenv("PATHCC_CC") : "cc");
   compiler_words = d.ccpre.n;
+  pp_masq_hide(d.ccpre.v, d.ccpre.n);  /* what pathcc runs never finds a masquerade's pathcc again */
   for (; i < argc; i++)
     if (!own_option(&d, argv[i])) pp_args_expand(&d.args, argv[i]);
   threads_policy(&d);
@@ -968,7 +965,13 @@ static int pathcc_main(int argc, char **argv) {
     return run(&a, NULL, d.verbose);
   }
   int served;  /* C units to compile: a server with libclang loaded runs the invocation when it can */
-  if (pp_server_delegate(argc, argv, d.verbose, &served)) return served;
+  char **sargv = argv;  /* the server gets "pathcc REAL-COMPILER ...": its PATH hides ours */
+  if (wrapped) {
+    sargv = pp_xcalloc(argc + 2, sizeof *sargv);
+    sargv[0] = "pathcc", sargv[1] = d.ccpre.v[0];
+    memcpy(sargv + 2, argv + 1, argc * sizeof *sargv);
+  }
+  if (pp_server_delegate(argc + wrapped, sargv, d.verbose, &served)) return served;
   if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
   const PPCompiler *cc = compiler(&d, false);
   d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
@@ -1001,5 +1004,6 @@ static int pathcc_main(int argc, char **argv) {
    one compiler invocation. */
 int main(int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "--server")) return pp_server_main(pathcc_main);
+  if (argc == 2 && !strncmp(argv[1], "--masquerade=", 13)) return pp_masq_create(argv[1] + 13);
   return pathcc_main(argc, argv);
 }
