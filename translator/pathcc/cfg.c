@@ -295,12 +295,16 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   (void)c;
 }
 
-/* A label text for reports: "case 3", "default", "retry". */
+/* A label text for reports: "case 3", "default", "retry". A case's expression (macros expanded)
+   is cut after 40 characters, never inside an identifier; a user label is its whole name. */
 static char *label_text(Builder *b, unsigned from, unsigned to) {
   PPStr s = {0};
   bool space = false;
-  for (unsigned i = from; i < to && s.n < 40; i++) {
+  for (unsigned i = from; i < to; i++) {
     char ch = b->src->text[i];
+    bool word = isalnum((unsigned char)ch) || ch == '_' || ch == '$';
+    if (s.n >= 40 && !(word && i > from && (isalnum((unsigned char)b->src->text[i - 1]) || b->src->text[i - 1] == '_' ||
+                                             b->src->text[i - 1] == '$'))) break;
     if (ch == ':' && i + 1 == to) break;
     if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') { space = s.n > 0; continue; }
     if (space) pp_str_add(&s, " ");
@@ -355,8 +359,10 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
     b->g->edges.v[e].dispatch = true;
     b->cur = nb;
     b->group_edge = is_label(k.v[k.n - 1]) ? e : -1;
-  } else {
-    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb, hs };
+  } else {  /* goto and &&label name it by its spelling, of any length */
+    CXString n = clang_getCursorSpelling(c);
+    Label l = { pp_xstrdup(clang_getCString(n)), nb, hs };
+    clang_disposeString(n);
     VEC_PUSH(b->labels, l);
   }
   stmt(b, k.v[k.n - 1]);
