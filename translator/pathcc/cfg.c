@@ -594,6 +594,30 @@ static void builder_free(Builder *b) {
   VEC_FREE(b->labels); VEC_FREE(b->gotos); VEC_FREE(b->brk); VEC_FREE(b->cont); VEC_FREE(b->sw);
 }
 
+/* Visitor for holds_call: stops at a call that runs (sizeof, _Alignof and _Generic run none). */
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData found) {
+  (void)parent;
+  enum CXCursorKind k = kind(c);
+  if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr) return CXChildVisit_Continue;
+  if (k != CXCursor_CallExpr) return CXChildVisit_Recurse;
+  *(bool *)found = true;
+  return CXChildVisit_Break;
+}
+
+/* Does initializer init of variable v take code before it, as a comma expression? Only one that
+   holds a call: (count, init) is then no constant, so no null pointer constant (p = 0) turns into
+   an int, no static's initializer stops being constant, and no string literal initializing an
+   array decays to a pointer. An initializer without calls needs no count of its own: the returns
+   counted there count as well at the next place, the next initializer with a call or the first
+   statement. */
+static bool holds_call(CXCursor v, CXCursor init) {
+  enum CX_StorageClass sc = clang_Cursor_getStorageClass(v);
+  if (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register) return false;
+  bool found = kind(init) == CXCursor_CallExpr;
+  if (!found) clang_visitChildren(init, find_call, &found);
+  return found;
+}
+
 /* The initializers of a leading declaration, for edge mode's splits: code cannot go between
    leading declarations, but an initializer that is an expression (not a braced list) takes
    code before it (an SK_EXPR site): the returns of the calls made by the declarations before it
@@ -602,7 +626,7 @@ static void lead_inits(Builder *b, CXCursor decl) {
   Kids k = kids(decl);
   for (size_t i = 0; b->splits && i < k.n; i++) {
     CXCursor init = kind(k.v[i]) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(k.v[i]) : clang_getNullCursor();
-    if (clang_Cursor_isNull(init) || kind(init) == CXCursor_InitListExpr) continue;
+    if (clang_Cursor_isNull(init) || kind(init) == CXCursor_InitListExpr || !holds_call(k.v[i], init)) continue;
     unsigned off = start_of(init), end = end_of(init);
     if (off == BAD || end == BAD || off >= end) continue;
     int site = cfg_add_site(b, SK_EXPR, off, end, SIDE_OPEN);
