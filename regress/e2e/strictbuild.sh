@@ -1,11 +1,11 @@
 #!/bin/sh
-# The rewrite keeps every expression's type and constant-ness: each sample and regress case that compiles clean plainly under -Werror=int-conversion -pedantic-errors (strict C99 or C11, else GNU C) compiles as clean through pathcc in every mode (and edge mode with --decisions=conditions), with no compile of the source for diagnostics.
+# The rewrite keeps every expression's type and constant-ness: each sample and regress case that compiles clean plainly under -Werror=int-conversion -Werror=vla -pedantic-errors (strict C99 or C11, else GNU C) compiles as clean through pathcc in every mode (and edge mode with --decisions=conditions), with no compile of the source for diagnostics.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=strictbuild
 . "$top/regress/private.sh"
 P="$top/bin/pathcc"
 unset PATHPROF_DB PATHCC_FLAGS
-strict="-Wall -Werror=int-conversion -pedantic-errors -I$top/include"
+strict="-Wall -Werror=int-conversion -Werror=vla -pedantic-errors -I$top/include"
 
 # ppp mode needs a profile to choose its interesting paths: a tiny program's will do (every path
 # of the units built here is then residual, which changes nothing of their code's types)
