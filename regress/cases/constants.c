@@ -36,9 +36,11 @@ static int lead(int x) {
                         && step(2));
   __typeof__(x &&
              step(x)) ty = 1;
+  long cl = (long)(__typeof__(x ||
+                              step(x))){2};
   enum { E = A ||
              B } en = E;
-  if (p == 0 && q == 0 && fp == 0) e += (int)(sizeof arr / sizeof arr[0]) + k + s[1] + en + (int)z + ty;
+  if (p == 0 && q == 0 && fp == 0) e += (int)(sizeof arr / sizeof arr[0]) + k + s[1] + en + (int)z + ty + (int)cl;
   return a + b + c + d + e;
 }
 

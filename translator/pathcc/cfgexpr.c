@@ -266,11 +266,12 @@ static void note_call(Builder *b, CXCursor c, int d) {
 }
 
 /* The children of c that run: a declaration's before its name are in its type (typeof(e),
-   _Alignas(e)), a cast's before its operand in the type cast to; none of them is evaluated. */
+   _Alignas(e)), a cast's or compound literal's before its operand in its type; none of them
+   is evaluated. */
 static Kids run_kids(CXCursor c) {
   Kids k = kids(c);
   enum CXCursorKind ck = kind(c);
-  if ((ck != CXCursor_VarDecl && ck != CXCursor_CStyleCastExpr) || !k.n) return k;
+  if ((ck != CXCursor_VarDecl && ck != CXCursor_CStyleCastExpr && ck != CXCursor_CompoundLiteralExpr) || !k.n) return k;
   unsigned from = ck == CXCursor_VarDecl ? offset_of(clang_getCursorLocation(c)) : start_of(k.v[k.n - 1]);
   size_t n = 0;
   for (size_t i = 0; i < k.n; i++)
