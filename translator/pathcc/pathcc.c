@@ -12,15 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <fnmatch.h>
-#include <spawn.h>
 #include <unistd.h>
 
 typedef PPArgs Args;
-extern char **environ;
 
 typedef struct {
   const char *cc;          /* the real compiler */
