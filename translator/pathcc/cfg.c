@@ -302,12 +302,16 @@ static void switch_stmt(Builder *b, CXCursor c, Kids k) {
   (void)c;
 }
 
-/* A label text for reports: "case 3", "default", "retry". */
+/* A label text for reports: "case 3", "default", "retry". A case's expression (macros expanded)
+   is cut after 40 characters, never inside an identifier; a user label is its whole name. */
 static char *label_text(Builder *b, unsigned from, unsigned to) {
   PPStr s = {0};
   bool space = false;
-  for (unsigned i = from; i < to && s.n < 40; i++) {
+  for (unsigned i = from; i < to; i++) {
     char ch = b->src->text[i];
+    bool word = isalnum((unsigned char)ch) || ch == '_' || ch == '$';
+    if (s.n >= 40 && !(word && i > from && (isalnum((unsigned char)b->src->text[i - 1]) || b->src->text[i - 1] == '_' ||
+                                             b->src->text[i - 1] == '$'))) break;
     if (ch == ':' && i + 1 == to) break;
     if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') { space = s.n > 0; continue; }
     if (space) pp_str_add(&s, " ");
@@ -362,8 +366,10 @@ static void label_stmt(Builder *b, CXCursor c, Kids k) {
     b->g->edges.v[e].dispatch = true;
     b->cur = nb;
     b->group_edge = is_label(k.v[k.n - 1]) ? e : -1;
-  } else {
-    Label l = { pp_xstrdup(b->g->blocks.v[nb].label), nb, hs, start_of(c) };
+  } else {  /* goto and &&label name it by its spelling, of any length */
+    CXString n = clang_getCursorSpelling(c);
+    Label l = { pp_xstrdup(clang_getCString(n)), nb, hs, start_of(c) };
+    clang_disposeString(n);
     VEC_PUSH(b->labels, l);
   }
   stmt(b, k.v[k.n - 1]);
@@ -682,6 +688,30 @@ static void builder_free(Builder *b) {
   VEC_FREE(b->labels); VEC_FREE(b->gotos); VEC_FREE(b->brk); VEC_FREE(b->cont); VEC_FREE(b->sw);
 }
 
+/* Visitor for holds_call: stops at a call that runs (sizeof, _Alignof and _Generic run none). */
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData found) {
+  (void)parent;
+  enum CXCursorKind k = kind(c);
+  if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr) return CXChildVisit_Continue;
+  if (k != CXCursor_CallExpr) return CXChildVisit_Recurse;
+  *(bool *)found = true;
+  return CXChildVisit_Break;
+}
+
+/* Does initializer init of variable v take code before it, as a comma expression? Only one that
+   holds a call: (count, init) is then no constant, so no null pointer constant (p = 0) turns into
+   an int, no static's initializer stops being constant, and no string literal initializing an
+   array decays to a pointer. An initializer without calls needs no count of its own: the returns
+   counted there count as well at the next place, the next initializer with a call or the first
+   statement. */
+static bool holds_call(CXCursor v, CXCursor init) {
+  enum CX_StorageClass sc = clang_Cursor_getStorageClass(v);
+  if (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register) return false;
+  bool found = kind(init) == CXCursor_CallExpr;
+  if (!found) clang_visitChildren(init, find_call, &found);
+  return found;
+}
+
 /* The initializers of a leading declaration, for edge mode's splits: code cannot go between
    leading declarations, but an initializer that is an expression (not a braced list) takes
    code before it (an SK_EXPR site): the returns of the calls made by the declarations before it
@@ -690,7 +720,7 @@ static void lead_inits(Builder *b, CXCursor decl) {
   Kids k = kids(decl);
   for (size_t i = 0; b->splits && i < k.n; i++) {
     CXCursor init = kind(k.v[i]) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(k.v[i]) : clang_getNullCursor();
-    if (clang_Cursor_isNull(init) || kind(init) == CXCursor_InitListExpr) continue;
+    if (clang_Cursor_isNull(init) || kind(init) == CXCursor_InitListExpr || !holds_call(k.v[i], init)) continue;
     unsigned off = start_of(init), end = end_of(init);
     if (off == BAD || end == BAD || off >= end) continue;
     int site = cfg_add_site(b, SK_EXPR, off, end, SIDE_OPEN);

@@ -291,6 +291,21 @@ static bool sometimes(Builder *b, CXCursor c, const Kids *kk, size_t i) {
   }
 }
 
+/* The children of c that run: a declaration's before its name are in its type (typeof(e),
+   _Alignas(e)), a cast's or compound literal's before its operand in its type; none of them
+   is evaluated. */
+static Kids run_kids(CXCursor c) {
+  Kids k = kids(c);
+  enum CXCursorKind ck = kind(c);
+  if ((ck != CXCursor_VarDecl && ck != CXCursor_CStyleCastExpr && ck != CXCursor_CompoundLiteralExpr) || !k.n) return k;
+  unsigned from = ck == CXCursor_VarDecl ? offset_of(clang_getCursorLocation(c)) : start_of(k.v[k.n - 1]);
+  size_t n = 0;
+  for (size_t i = 0; i < k.n; i++)
+    if (from == BAD || start_of(k.v[i]) == BAD || start_of(k.v[i]) >= from) k.v[n++] = k.v[i];
+  k.n = n;
+  return k;
+}
+
 /* The calls evaluated under c, at nesting depth d; sizeof, _Alignof and _Generic evaluate
    nothing, and static locals are initialized before the program runs. */
 static void calls_under(Builder *b, CXCursor c, int d, bool cond) {
@@ -299,7 +314,7 @@ static void calls_under(Builder *b, CXCursor c, int d, bool cond) {
       k == CXCursor_FunctionDecl || clang_isAttribute(k) || (clang_isDeclaration(k) && k != CXCursor_VarDecl))
     return;
   if (k == CXCursor_CallExpr) note_call(b, c, d++, cond);
-  Kids kk = kids(c);
+  Kids kk = run_kids(c);
   for (size_t i = 0; i < kk.n; i++) calls_under(b, kk.v[i], d, cond || sometimes(b, c, &kk, i));
   VEC_FREE(kk);
 }
@@ -400,7 +415,7 @@ static bool splits(Builder *b, CXCursor e) { return b->conditions || spans_lines
 /* What an expression node is, as far as control flow goes; libclang 14 has no operator
    query, so binary operators are told apart by the text after their left operand. */
 static Op op_of(Builder *b, CXCursor e, Kids *k) {
-  *k = kids(e);
+  *k = run_kids(e);
   switch (kind(e)) {
   case CXCursor_BinaryOperator: {
     if (k->n != 2) return OP_OPAQUE;
@@ -440,11 +455,23 @@ static bool runs_here(CXCursor e) {
   return sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register;
 }
 
+/* What value expression e is, as far as control flow goes: a &&, || or ?: that the compiler can
+   fold to a constant stays whole, for it may stand where C wants a constant (an array's size,
+   which would become variable; a null pointer constant) and no branch of it runs. */
+static Op value_op(Builder *b, CXCursor e, Kids *k) {
+  if (!runs_here(e)) { *k = (Kids){0}; return OP_OPAQUE; }
+  Op op = op_of(b, e, k);
+  if (op != OP_AND && op != OP_OR && op != OP_COND) return op;
+  CXEvalResult r = clang_Cursor_Evaluate(e);
+  if (r) clang_EvalResult_dispose(r);
+  return r ? OP_OPAQUE : op;
+}
+
 bool cfg_has_decisions(Builder *b, CXCursor e) {
   if (cfg_has_flow(b, e, false) && runs_here(e)) return true;
   if (!b->conditions && !spans_lines(b, e)) return false;  /* the common case, without a walk */
   Kids k;
-  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  Op op = value_op(b, e, &k);
   bool found = op == OP_AND || op == OP_OR || op == OP_COND;
   for (size_t i = 0; !found && op != OP_OPAQUE && i < k.n; i++) found = cfg_has_decisions(b, k.v[i]);
   VEC_FREE(k);
@@ -546,7 +573,7 @@ static void cond_sym(Builder *b, CXCursor e, int t, int f, int st, int sf);
 void cfg_expr_flow(Builder *b, CXCursor e) {
   Kids k;
   cfg_note_calls(b, e);  /* the arms of ?: run in blocks of their own */
-  Op op = runs_here(e) ? op_of(b, e, &k) : (k = (Kids){0}, OP_OPAQUE);
+  Op op = value_op(b, e, &k);
   if (op == OP_AND || op == OP_OR) {
     int mid = cfg_new_inner(b), join = cfg_new_inner(b);
     DecState saved;

@@ -1,5 +1,6 @@
 /* pathcc: a drop-in C compiler that instruments each C source for path profiling. */
 #include "ccprobe.h"
+#include "ccrun.h"
 #include "diag.h"
 #include "instrument.h"
 #include "masq.h"
@@ -12,15 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <fnmatch.h>
-#include <spawn.h>
 #include <unistd.h>
 
 typedef PPArgs Args;
-extern char **environ;
 
 typedef struct {
   const char *cc;          /* the real compiler */
@@ -71,44 +68,6 @@ static void die(const char *fmt, const char *a) {
 
 /* ---- running the real compiler ---- */
 
-/* Runs argv (NULL-terminated); stdout goes to out, stderr to err when given. Returns the exit
-   status (or 127/128+sig). posix_spawnp, not fork: a fork of a process that has libclang loaded
-   (a compile server's worker) copies its page tables and faults them back, twice a unit. */
-static int spawn(char **argv, const char *out, const char *err, bool verbose) {
-  if (verbose) {
-    fprintf(stderr, "%s:", self);
-    for (size_t i = 0; argv[i]; i++) fprintf(stderr, " %s", argv[i]);
-    fputc('\n', stderr);
-  }
-  fflush(NULL);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (out) posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (err) posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid;
-  int e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  if (e == ENOEXEC) {  /* a script without #!: the shell runs it, as execvp (and make) would */
-    size_t n = 0;
-    while (argv[n]) n++;
-    char **sh = pp_xcalloc(n + 4, sizeof *sh);
-    sh[0] = "/bin/sh", sh[1] = "-c", sh[2] = "exec \"$0\" \"$@\"";
-    memcpy(sh + 3, argv, (n + 1) * sizeof *sh);
-    e = posix_spawn(&pid, "/bin/sh", &fa, NULL, sh, environ);
-    free(sh);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  if (e) {  /* said where the compiler's own stderr would have gone */
-    FILE *to = err ? fopen(err, "w") : stderr;
-    if (to) fprintf(to, "%s: error: cannot run %s: %s\n", self, argv[0], strerror(e));
-    if (to && to != stderr) fclose(to);
-    return 127;
-  }
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) { st = 127 << 8; break; }
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* Runs argv; stderr goes to errfile when given. Returns the exit status (or 127/128+sig). */
 static int run(Args *argv, const char *errfile, bool verbose) {
   char *rsp = NULL;
@@ -117,16 +76,9 @@ static int run(Args *argv, const char *errfile, bool verbose) {
   if (pp_args_shorten(argv, compiler_words, &rsp)) die("cannot write a response file: %s", strerror(errno));
   VEC_PUSH(*argv, NULL);
   argv->n--;
-  int rc = spawn(argv->v, NULL, errfile, verbose);
+  int rc = pp_spawn(argv->v, NULL, errfile, verbose);
   if (rsp) { unlink(rsp); free(rsp); }
   return rc;
-}
-
-static void copy_to_stderr(const char *path) {
-  size_t n;
-  char *s = pp_read_file(path, &n);
-  if (s) fwrite(s, 1, n, stderr);
-  free(s);
 }
 
 static Args cmd(const Driver *d) {
@@ -190,6 +142,20 @@ static int analyse(Driver *d, Plan *p) {
 
 /* ---- paths ---- */
 
+/* A tables file name too long for the file system (a source's own name near NAME_MAX, with
+   the program's name and ".pp.json" added) keeps its first 160 characters and the hash of the
+   whole name: it still sorts and reads like its source, and room remains for the writer's
+   temporary suffix. */
+static char *short_name(char *path) {
+  char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  size_t n = strlen(base);
+  if (n <= 200) return path;
+  char *t = pp_xasprintf("%.*s%.160s-%016llx.pp.json", (int)(base - path), path, base,
+                         (unsigned long long)pp_fnv1a(PP_FNV_BASIS, base, n));
+  free(path);
+  return t;
+}
+
 /* Tables sit next to the object, like gcov's .gcno: foo.o -> foo.pp.json; when compiling and
    linking at once, prog-foo.pp.json next to the program (gcc's naming for prog-foo.gcno),
    prog-foo-2.pp.json for a second foo.c of the same command; an object written to standard
@@ -227,7 +193,7 @@ static char *tables_path(const Driver *d, const Plan *p, size_t k, const char *o
     abs = pp_absolute(t);
     free(t);
   }
-  return abs;
+  return short_name(abs);
 }
 
 /* Where a source's object goes; with -save-temps a link keeps them as gcc does (prog-a.o). */
@@ -319,39 +285,6 @@ static int compile(Driver *d, const Plan *p, const char *input, bool original, c
   return compile_with(d, p, input, original, obj, errfile, NULL);
 }
 
-static int write_file(const char *path, const char *s, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = fwrite(s, 1, n, f);
-  return (fclose(f) == 0 && w == n) ? 0 : -1;
-}
-
-/* The compiler's first error line, to name the cause in our one warning. */
-static char *first_error(const char *errfile) {
-  char *text = pp_read_file(errfile, NULL), *line = NULL;
-  for (char *l = text ? strtok(text, "\n") : NULL; l && !line; l = strtok(NULL, "\n"))
-    if (strstr(l, "error")) line = pp_xstrdup(l);
-  if (!line) line = pp_xasprintf("exit status without a message");
-  free(text);
-  return line;
-}
-
-/* Were all the compiler's errors warnings made errors (-Werror, -Werror=x)? Compiled from
-   preprocessed text, a unit loses the macro context in which GCC keeps some warnings quiet
-   (-Waddress on a macro's test of an array against NULL): the user's source compiles clean,
-   the instrumented unit does not. */
-static bool only_werror(const char *errfile) {
-  char *text = pp_read_file(errfile, NULL);
-  bool any = false, other = false;
-  for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n")) {
-    if (!strstr(l, "error:")) continue;
-    if (strstr(l, "[-Werror")) any = true;
-    else other = true;
-  }
-  free(text);
-  return any && !other;
-}
-
 /* The instrumented unit once more without warnings (-w), into a file beside obj that replaces
    it on success. Its warnings are not the user's: the user has seen those of the source. */
 static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const char *obj, const char *errfile) {
@@ -423,12 +356,12 @@ static int verdict(Driver *d, const Plan *p, const char *input, size_t k, int rc
   if (syntax) {
     rc = diag_compile(d, p, input, NULL, serr);
     if (rc == 0 && rc_i == 0 && pp_diag_same(said, 2, serr)) *keep = true;
-    if (rc != 0 || *keep) copy_to_stderr(serr);
+    if (rc != 0 || *keep) pp_copy_to_stderr(serr);
   }
   if (rc == 0 && !*keep) rc = -1;
   if (rc < 0) {  /* the full compile decides */
     rc = diag_compile(d, p, input, tmpobj, oerr);
-    copy_to_stderr(oerr);
+    pp_copy_to_stderr(oerr);
     *keep = rc == 0 && rc_i == 0;
   }
   unlink(tmpobj);
@@ -506,7 +439,7 @@ static void make_tmpdir(Driver *d);
 
 /* The probes' runner: the driver's, so that --verbose lists them. */
 static int probe_run(char **argv, const char *out, const char *err, void *ctx) {
-  return spawn(argv, out, err ? err : "/dev/null", ((Driver *)ctx)->verbose);
+  return pp_spawn(argv, out, err ? err : "/dev/null", ((Driver *)ctx)->verbose);
 }
 
 /* What the compiler is and targets, with the user's flags that choose the target (-m32,
@@ -559,6 +492,38 @@ static char *mode_unsupported(Driver *d) {
                       d->opt.mode == PP_MODE_KPATH ? "kpath" : "osp");
 }
 
+/* The unit compiled as written after a step of pathcc's own failed (why): with one warning
+   naming the unit and the reason when it compiles, with --strict an error. A unit that does not
+   compile as written either fails as without pathcc: the compiler's message only. */
+static int as_written(Driver *d, const Plan *p, const char *src, const char *input, const char *obj, const char *errfile,
+                      const char *why) {
+  if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, why); return 1; }
+  char *ferr = pp_xasprintf("%s.fallback", errfile);
+  int rc = compile(d, p, input, true, obj, ferr);
+  if (!rc) {
+    char *w = pp_xasprintf("compiled without instrumentation: %s", why);
+    warn(src, w);
+    free(w);
+  }
+  pp_copy_to_stderr(ferr);
+  free(ferr);
+  return rc;
+}
+
+/* Preprocesses the unit to ifile, with comments where a warning of the compile reads them. A
+   comment kept can break what compiles without (GCC pastes a comment in a macro argument that
+   meets ##: "pasting x_ and / * c * / does not give a valid preprocessing token"): then it
+   preprocesses again without; the instrumented compile's diagnostics, which may then miss a
+   fallthrough comment, stand for the source's only where they agree with them (verdict). The
+   status is the last run's; its stderr is in perr. */
+static int preprocess_unit(Driver *d, const Plan *p, const char *input, const char *ifile, const char *perr) {
+  bool comments = pp_cc_reads_comments(compiler(d, false), d->args.v, d->args.n);
+  int rc = preprocess(d, p, input, ifile, perr, comments);
+  if (!rc && !comments && pp_pragma_reads_comments(ifile)) rc = preprocess(d, p, input, ifile, perr, comments = true);
+  if (rc && comments) rc = preprocess(d, p, input, ifile, perr, false);
+  return rc;
+}
+
 /* preprocess -> instrument -> compile, falling back to the untouched source whenever the
    instrumentation cannot be trusted; pathcc never breaks a build. */
 static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
@@ -568,7 +533,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     size_t n;
     char *text = pp_read_file("/dev/stdin", &n);
     stdin_copy = pp_xasprintf("%s/stdin-%zu.c", d->tmpdir, k);
-    if (!text || write_file(stdin_copy, text, n)) die("cannot read the source from stdin into %s", stdin_copy);
+    if (!text || pp_write_file(stdin_copy, text, n)) die("cannot read the source from stdin into %s", stdin_copy);
     free(text);
   }
   const char *input = stdin_copy ? stdin_copy : src;
@@ -585,20 +550,12 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   int rc;
   char *cannot = mode_unsupported(d);
   if (cannot) {  /* the mode's runtime cannot link with this compiler's objects: the source as it is */
-    if (d->strict) fprintf(stderr, "%s: error: %s: %s\n", self, src, cannot);
-    else {
-      char *why = pp_xasprintf("compiled without instrumentation: %s", cannot);
-      warn(src, why);
-      free(why);
-    }
-    rc = d->strict ? 1 : compile(d, p, input, true, obj, NULL);
+    rc = as_written(d, p, src, input, obj, errfile, cannot);
     free(cannot);
     goto out;
   }
-  bool comments = pp_cc_reads_comments(compiler(d, false), d->args.v, d->args.n);
-  rc = preprocess(d, p, input, ifile, perr, comments);
-  if (!rc && !comments && pp_pragma_reads_comments(ifile)) rc = preprocess(d, p, input, ifile, perr, true);
-  if (rc) { copy_to_stderr(perr); goto out; }  /* the compiler has said why */
+  rc = preprocess_unit(d, p, input, ifile, perr);
+  if (rc) { pp_copy_to_stderr(perr); goto out; }  /* the compiler has said why */
   PPOptions o = d->opt;
   o.source = src;
   o.tables = tables;
@@ -613,11 +570,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   o.n_fn_exclude = d->exc_funcs.n;
   PPResult res;
   if (pp_instrument(&o, ifile, &res, &err)) {
-    if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, err); rc = 1; goto out; }
-    char *why = pp_xasprintf("compiled without instrumentation: %s", err);
-    warn(src, why);
-    free(why);
-    rc = compile(d, p, input, true, obj, NULL);
+    rc = as_written(d, p, src, input, obj, errfile, err);
     goto out;
   }
   if (res.warning && d->strict) { fprintf(stderr, "%s: error: %s\n", self, res.warning); rc = 1; goto out; }
@@ -626,10 +579,16 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     if (rc == 0 && res.warning) fprintf(stderr, "%s: warning: %s\n", self, res.warning);
     goto out;
   }
-  if (write_file(ofile, res.out, res.outlen)) die("cannot write %s", ofile);
+  if (pp_write_file(ofile, res.out, res.outlen)) {
+    char *why = pp_xasprintf("cannot write %s: %s", ofile, strerror(errno));
+    rc = as_written(d, p, src, input, obj, errfile, why);
+    unlink(tables);
+    free(why);
+    goto done;
+  }
   int rc_i = compile(d, p, ofile, false, obj, errfile);
   if (rc_i && d->strict) {
-    copy_to_stderr(errfile);
+    pp_copy_to_stderr(errfile);
     fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src);
     rc = rc_i;
     goto done;
@@ -643,7 +602,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
      for the source: the compile's are shown, the preprocessor's repeat them */
   bool recheck = res.recheck && warnings_given(d);
   if (rc_i == 0 && !exact && !recheck && !pp_diag_any(said, 2)) {
-    copy_to_stderr(errfile);
+    pp_copy_to_stderr(errfile);
     rc = 0;
   } else rc = verdict(d, p, input, k, rc_i, said, exact, &keep);
   if (rc) {  /* the source itself does not compile: no object, as without pathcc */
@@ -653,13 +612,13 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   }
   /* ours does not compile, the source does: when only warnings made errors stopped ours, it
      compiles again without warnings; else the source is the object, with one warning */
-  if (!keep && !(only_werror(errfile) && compile_quiet(d, p, ofile, obj, errfile))) {
+  if (!keep && !(pp_only_werror(errfile) && compile_quiet(d, p, ofile, obj, errfile))) {
     char *ferr = pp_xasprintf("%s.fallback", errfile);
     rc = compile(d, p, input, true, obj, ferr);
     unlink(tables);
-    if (rc) copy_to_stderr(ferr);
+    if (rc) pp_copy_to_stderr(ferr);
     else {
-      char *first = first_error(errfile);
+      char *first = pp_first_error(errfile);
       char *why = pp_xasprintf("instrumented code does not compile (%s); compiled without instrumentation", first);
       warn(src, why);
       free(why);
@@ -672,7 +631,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   if (p->save_temps) {  /* the unit as compiled, where gcc leaves its .i */
     const char *dot = strrchr(obj, '.'), *slash = strrchr(obj, '/');
     char *kept = pp_xasprintf("%.*s.i", (int)(dot && (!slash || dot > slash) ? dot - obj : (long)strlen(obj)), obj);
-    write_file(kept, res.out, res.outlen);
+    pp_write_file(kept, res.out, res.outlen);
     free(kept);
   }
 done:
@@ -739,7 +698,7 @@ static char *link_dir_object(Driver *d, const Plan *p) {
   Args a = {0};
   pp_masq_assembler(&a, d->ccpre.v, d->ccpre.n, d->args.v, d->args.n);
   for (int k = 0; k < 4; k++) VEC_PUSH(a, tail[k]);
-  bool ok = !write_file(src, s, strlen(s)) && !run(&a, err, d->verbose);
+  bool ok = !pp_write_file(src, s, strlen(s)) && !run(&a, err, d->verbose);
   VEC_FREE(a);
   free(dir), free(mapped), free(s), free(src), free(err);
   if (!ok) free(obj);

@@ -582,16 +582,19 @@ static unsigned above_pragmas(const char *text, unsigned off, char **marker) {
     unsigned ls = m - 1;
     while (ls > 0 && text[ls - 1] != '\n') ls--;
     if (text[ls] == '#' && text[ls + 1] == ' ' && isdigit((unsigned char)text[ls + 2])) {
-      char file[4096];
       unsigned long line;
-      int flags[4] = {0}, nf = 0;
-      const char *p = text + ls + 2;
-      if (sscanf(p, "%lu \"%4095[^\"]\"", &line, file) != 2) break;
-      p = strchr(strchr(p, '"') + 1, '"') + 1;
+      int flags[4] = {0}, nf = 0, name = 0;
+      const char *p = text + ls + 2, *q;
+      if (sscanf(p, "%lu \"%n", &line, &name) != 1 || !name) break;
+      for (q = p + name; *q && *q != '"' && *q != '\n'; q += *q == '\\' && q[1] ? 2 : 1) {}  /* escapes kept */
+      if (*q != '"') break;
+      char *file = pp_xasprintf("%.*s", (int)(q - (p + name)), p + name);  /* a name of any length */
+      p = q + 1;
       while (nf < 4 && sscanf(p, " %d", &flags[nf]) == 1) { nf++; while (*p == ' ') p++; while (isdigit((unsigned char)*p)) p++; }
       bool sys = false;
       for (int i = 0; i < nf; i++) sys |= flags[i] == 3;
       *marker = pp_xasprintf("\n# %lu \"%s\"%s\n", line + lines, file, sys ? " 3" : "");
+      free(file);
       return top;
     }
     lines++;
