@@ -2,8 +2,7 @@
    called in conditions, in both arms of ?:, in a loop's condition and increment, in a switch,
    from a recursive function, inside another helper's argument, through a macro, and before an
    exit in the same statement (main's partial path). clamp is called where its block may skip
-   it (the right of &&, an arm of ?:) and twice through a pointer: both count themselves;
-   unused is never called. */
+   it (the right of &&, an arm of ?:) and twice through a pointer: both count themselves. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,7 +13,6 @@ static inline void incref(struct obj *o) { o->refcnt++; }
 static inline int clamp(int x) { return x < 0 ? 0 : x; }  /* ?: is no branch of the CFG here */
 static inline int plus(int a, int b) { return a + b; }
 static int twice(int x) { return 2 * x; }
-static inline int unused(int x) { return x + 1; }
 static int (*volatile fp)(int) = twice;
 
 static int walk(struct obj *o, int depth) {

@@ -49,7 +49,7 @@ for how in on off; do
     views "$w"
   done
 done
-for f in type_of incref plus unused; do
+for f in type_of incref plus; do
   c=$(counter $f "$out/on-300")
   if [ "$c" = derived ]; then echo "ok derive-helper-$f"; else echo "not ok derive-helper-$f: counts as '$c', want derived"; fi
 done
