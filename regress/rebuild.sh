@@ -17,22 +17,7 @@ if [ "$(id -u)" != 0 ]; then echo "not ok rebuild: needs root (apt-get source an
 sh "$top/scripts/deps.sh" dpkg-dev devscripts fakeroot gpgv >/dev/null 2>&1 || { echo "not ok rebuild: cannot install dpkg-dev"; exit 1; }
 unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS CC CFLAGS
 
-# Sources come through a sources file and package lists of the harness's own (shared with
-# lines_real.sh), so an update that sees only deb-src entries leaves the machine's lists alone.
-cache="$top/regress/out/debsrc"
-mkdir -p "$cache/parts" "$cache/lists/partial" "$cache/src"
-: >"$cache/empty.list"
-cat >"$cache/parts/debsrc.sources" <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-apt_src() {
-  apt-get -o Dir::Etc::SourceList="$cache/empty.list" -o Dir::Etc::SourceParts="$cache/parts" \
-          -o Dir::State::Lists="$cache/lists" "$@"
-}
+. "$top/regress/debsrc.sh"   # cache, apt_src
 
 # The unpacked source of package $1 in its own directory of the cache: prints the directory.
 fetch() {

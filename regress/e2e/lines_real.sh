@@ -21,23 +21,7 @@ for t in gcov clang-19 llvm-cov-19 llvm-profdata-19 dpkg-source; do
   command -v $t >/dev/null 2>&1 || { echo "skip lines-real: $t is missing (apt-get install clang-19 llvm-19 dpkg-dev)"; exit 0; }
 done
 
-# The sources: Debian source packages, fetched once into regress/out/debsrc with a sources file and
-# package lists of the script's own (an update that saw only deb-src entries would otherwise drop
-# the machine's binary package lists).
-cache="$top/regress/out/debsrc"
-mkdir -p "$cache/parts" "$cache/lists/partial" "$cache/src"
-: >"$cache/empty.list"
-cat >"$cache/parts/debsrc.sources" <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-apt_src() {
-  apt-get -o Dir::Etc::SourceList="$cache/empty.list" -o Dir::Etc::SourceParts="$cache/parts" \
-          -o Dir::State::Lists="$cache/lists" "$@"
-}
+. "$top/regress/debsrc.sh"   # cache, apt_src
 fetch() {  # package directory-glob: prints the unpacked directory
   dir=$(ls -d "$cache/src/"$2 2>/dev/null | head -1)
   if [ -z "$dir" ]; then
