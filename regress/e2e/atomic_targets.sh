@@ -24,7 +24,7 @@ int work(int x)
   return s;
 }
 C
-rt="$top/rt/core/core.c $top/rt/core/partial.c $top/rt/embedded/freestanding.c"
+rt="$top/rt/core/core.c $top/rt/core/hash.c $top/rt/core/partial.c $top/rt/embedded/freestanding.c"
 
 # ---- what each target gets, and that it links without libatomic ----
 for t in "cortex-m0:arm-none-eabi-gcc -mcpu=cortex-m0 -mthumb:__pathprof_add_masked" \
@@ -86,7 +86,7 @@ for t in "cortex-m3:-mcpu=cortex-m3:lm3s6965evb" "cortex-m0:-mcpu=cortex-m0:micr
       d="q-$name-$m-$u"; mkdir -p "$d"
       if (cd "$d" && "$pc" --update=$u --mode=$m arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -c ../work.c -o work.o &&
           arm-none-eabi-gcc $cpu -mthumb -O1 -ffreestanding -nostdlib -L"$fw" -T "$fw/isr/cortex-m-16k.ld" -I"$top/include" -I"$top/rt" -o isr.elf \
-            -DPATHPROF_KPATH_POOL=4096 ../isr.c "$fw/startup.c" work.o "$top/rt/core/core.c" "$top/rt/core/kpath.c" "$top/rt/core/partial.c" \
+            -DPATHPROF_KPATH_POOL=4096 ../isr.c "$fw/startup.c" work.o "$top/rt/core/core.c" "$top/rt/core/hash.c" "$top/rt/core/kpath.c" "$top/rt/core/partial.c" \
             "$top/rt/embedded/freestanding.c" "$top/rt/embedded/semihost.c" -lgcc) \
            >"$d/build.log" 2>&1; then
         (cd "$d" && timeout 60 qemu-system-arm -M $board -icount shift=0 -display none -monitor none -serial null \

@@ -60,7 +60,7 @@ printf 'int run(void);\nint main(void) { run(); return 0; }\n' >host_main.c
 # the counters without the unit's checksum and tables name: avr-gcc 5 and the host's gcc 12 write
 # the preprocessed text's line markers differently, so the one unit has two checksums
 unit_free() { grep -v '^profile \|^unit '; }
-rt="$top/rt/core/core.c $top/rt/core/partial.c $top/rt/core/textdump.c $top/rt/embedded/freestanding.c"
+rt="$top/rt/core/core.c $top/rt/core/hash.c $top/rt/core/partial.c $top/rt/core/textdump.c $top/rt/embedded/freestanding.c"
 cflags="-std=c99 -Os -ffreestanding"
 for m in path edge; do
   for u in single atomic; do

@@ -35,7 +35,7 @@ if [ -n "$pkgs" ]; then
 fi
 
 # ---- the runtime, freestanding: compiles warning-free and links with no library at all ----
-rt="$top/rt/core/core.c $top/rt/core/partial.c $top/rt/embedded/freestanding.c $top/rt/core/textdump.c $top/rt/embedded/semihost.c $top/rt/core/osp.c $top/rt/core/kpath.c"
+rt="$top/rt/core/core.c $top/rt/core/hash.c $top/rt/core/partial.c $top/rt/embedded/freestanding.c $top/rt/core/textdump.c $top/rt/embedded/semihost.c $top/rt/core/osp.c $top/rt/core/kpath.c"
 cat >min.c <<'C'
 #include "core/core.h"
 static unsigned long long c[4], h[3 * 8];
@@ -81,7 +81,7 @@ for t in "cortex-m0plus:arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb" \
     nok "runtime links for $name with no library" "$(grep -m1 'undefined' "ld-$name.log")"
   fi
 done
-sizeline=$(arm-none-eabi-size -t $(for f in core/core core/partial core/textdump embedded/semihost embedded/freestanding; do
+sizeline=$(arm-none-eabi-size -t $(for f in core/core core/hash core/partial core/textdump embedded/semihost embedded/freestanding; do
   arm-none-eabi-gcc -std=c99 -ffreestanding -nostdlib -Os -mcpu=cortex-m0plus -mthumb -I"$top/include" -I"$top/rt" \
     -c "$top/rt/$f.c" -o "m0-${f#*/}.o" && echo "m0-${f#*/}.o"; done) | tail -1)
 echo "# runtime on Cortex-M0+ -Os (text data bss): $sizeline"
@@ -97,7 +97,7 @@ for t in "atmega328p:avr-:-mmcu=atmega328p:" "cortex-m0:arm-none-eabi-:-mcpu=cor
   rm -f "$lib"
   if make -C "$top" -s rt-freestanding CROSS="$cross" RT_ARCH="$arch" RT_NAME="regress-$name" >"fs-$name.log" 2>&1; then
     members=$(${cross}ar t "$lib" | sort | tr '\n' ' ')
-    want=$(printf '%s\n' core.o freestanding.o kpath.o osp.o partial.o textdump.o $semi | sort | tr '\n' ' ')
+    want=$(printf '%s\n' core.o freestanding.o hash.o kpath.o osp.o partial.o textdump.o $semi | sort | tr '\n' ' ')
     why="members: $members"; check "make rt-freestanding for $name: $want" [ "$members" = "$want" ]
   else
     nok "make rt-freestanding for $name" "$(grep -m1 -i 'error' "fs-$name.log")"
@@ -108,7 +108,7 @@ done
 for v in "64:" "32:-DPATHPROF_SLOT32 -DPATHPROF_SOFT_DIV -DPATHPROF_CHUNK=7"; do
   name=${v%%:*}; flags=${v#*:}
   if gcc -std=c99 -g -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fsanitize=undefined,address -fno-sanitize-recover=all \
-       $flags -I"$top/include" -I"$top/rt" "$top/regress/e2e/firmware_rt.c" "$top/rt/core/core.c" "$top/rt/core/partial.c" "$top/rt/core/textdump.c" \
+       $flags -I"$top/include" -I"$top/rt" "$top/regress/e2e/firmware_rt.c" "$top/rt/core/core.c" "$top/rt/core/hash.c" "$top/rt/core/partial.c" "$top/rt/core/textdump.c" \
        "$top/rt/embedded/freestanding.c" $top/rt/profile/*.c -o "rt$name" >"rt$name.build" 2>&1; then
     ./"rt$name" " $name" >"rt$name.txt" 2>"rt$name.err"; rc=$?
     cat "rt$name.err"

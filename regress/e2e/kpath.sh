@@ -143,7 +143,7 @@ int main(void) {
 C
 if gcc -std=c99 -Wall -Wextra -ffreestanding -DPATHPROF_KPATH_POOL=4096 -I"$top/include" -I"$top/rt" -c "$top/rt/core/kpath.c" -o "$d/kpath.o" 2>"$d/build.log" &&
    gcc -std=c99 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I"$top/include" -I"$top/rt" -o "$d/pool" "$d/pool.c" "$d/kpath.o" \
-     "$top/rt/core/core.c" "$top/rt/core/partial.c" "$top/rt/embedded/freestanding.c" "$top"/rt/profile/*.c 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
+     "$top/rt/core/core.c" "$top/rt/core/hash.c" "$top/rt/core/partial.c" "$top/rt/embedded/freestanding.c" "$top"/rt/profile/*.c 2>>"$d/build.log" && [ ! -s "$d/build.log" ]; then
   $run "$d/pool"
 else echo "not ok kpath pool: build failed: $(head -1 "$d/build.log")"; fi
 
@@ -155,7 +155,7 @@ printf '#include <stdio.h>\n#include "pathprof.h"\nint workload(void);\nint main
 printf 'int workload(void);\nint main(void) { return workload(); }\n' >"$d/host.c"
 if (cd "$d" && "$P" --mode=kpath --k=3 gcc -O1 -Dmain=workload -c "$top/samples/loops.c" -o loops.o) 2>"$d/build.log" &&
    gcc -std=c99 -O1 -DPATHPROF_KPATH_POOL=65536 -I"$top/include" -I"$top/rt" -o "$d/fs" "$d/fs.c" "$d/loops.o" \
-     "$top/rt/core/core.c" "$top/rt/core/partial.c" "$top/rt/core/kpath.c" "$top/rt/core/textdump.c" "$top/rt/embedded/freestanding.c" 2>>"$d/build.log" &&
+     "$top/rt/core/core.c" "$top/rt/core/hash.c" "$top/rt/core/partial.c" "$top/rt/core/kpath.c" "$top/rt/core/textdump.c" "$top/rt/embedded/freestanding.c" 2>>"$d/build.log" &&
    (cd "$d" && "$P" gcc -o host host.c loops.o) 2>>"$d/build.log"; then
   (cd "$d" && $run ./fs >uart.log && "$R" import uart.log -o fs.prof >import.log 2>&1 &&
    PATHPROF_FILE=host.prof $run ./host >/dev/null &&

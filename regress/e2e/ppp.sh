@@ -44,10 +44,11 @@ one() {
   if build "$b/all" "$name-all" "--trace --mode=ppp --interesting=$b/path/prof.out" "$@"; then
     exact "$name" "$b/all"
     $CHECK same "$name" "$b/path" "$b/all"
-    # every report reads the ppp profile as the path-mode one (probe counts aside: this build traces)
+    # every report reads the ppp profile as the path-mode one (probes aside: this build traces, the
+    # path-mode one derives its one-path helpers' counts)
     for cmd in "coverage" "coverage --format gcov" "report --top 5"; do
-      (cd "$b/path" && "$R" $cmd prof.out 2>&1 | sed 's/, [0-9]* interesting in [0-9]* ppp slots//; s/[0-9]* probes on/N probes on/; s/, hash table$//') >"$b/path.rep"
-      (cd "$b/all" && "$R" $cmd prof.out 2>&1 | sed 's/, [0-9]* interesting in [0-9]* ppp slots//; s/[0-9]* probes on/N probes on/; s/, hash table$//') >"$b/all.rep"
+      (cd "$b/path" && "$R" $cmd prof.out 2>&1 | sed 's/, [0-9]* interesting in [0-9]* ppp slots//; s/[0-9]* probes on [0-9]* edges/probes/; s/counted from its callers. paths/probes/; s/, hash table$//') >"$b/path.rep"
+      (cd "$b/all" && "$R" $cmd prof.out 2>&1 | sed 's/, [0-9]* interesting in [0-9]* ppp slots//; s/[0-9]* probes on [0-9]* edges/probes/; s/counted from its callers. paths/probes/; s/, hash table$//') >"$b/all.rep"
       if cmp -s "$b/path.rep" "$b/all.rep"; then echo "ok ppp-reports $name $cmd"
       else echo "not ok ppp-reports $name: pathprof $cmd differs from path mode (diff $b/path.rep $b/all.rep)"; fi
     done
