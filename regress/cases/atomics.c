@@ -96,9 +96,9 @@ static int compare(int i) {
     v += 4;
   atomic_fetch_add_explicit(&hits, i > 5 ? 1 : 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&hits, i > 5 ? 1 : 0, memory_order_relaxed);
-  int mid = i > 3 &&
-            i < 9;  /* clang's MC/DC lists the conditions of an && inside its atomic builtin's
-                       operand in another order than they run: the decision stands apart */
+  /* clang's MC/DC lists the conditions of an && inside its atomic builtin's operand in another
+     order than they run: the decision stands apart */
+  int mid = i > 3 && i < 9;
   atomic_fetch_add(&hits, mid);
   atomic_fetch_sub(&hits, i > 3 ? mid : 0);
   return atomic_load(&hits) > 100 ? -1 : v;
