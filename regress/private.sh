@@ -16,6 +16,7 @@ if [ ! -x "$top/bin/pathcc" ] || [ ! -x "$top/bin/pathprof" ]; then
   echo "not ok $e2e_name: bin/pathcc or bin/pathprof missing (run make)"
   exit 0
 fi
+. "$top/regress/sample.sh"   # sampled I N: make check's part of a long list
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout 20"
 # case_flags SOURCE...: the pathcc options a regress case asks for, from its line

@@ -17,30 +17,7 @@ if [ "$(id -u)" != 0 ]; then echo "not ok rebuild: needs root (apt-get source an
 sh "$top/scripts/deps.sh" dpkg-dev devscripts fakeroot gpgv >/dev/null 2>&1 || { echo "not ok rebuild: cannot install dpkg-dev"; exit 1; }
 unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS CC CFLAGS
 
-. "$top/regress/debsrc.sh"   # cache, apt_src
-
-# The unpacked source of package $1 in its own directory of the cache: prints the directory.
-fetch() {
-  into="$cache/src/$1"
-  dir=$(find "$into" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
-  if [ -z "$dir" ]; then
-    [ -f "$cache/lists/.updated" ] || { apt_src update -qq >"$cache/update.log" 2>&1 && touch "$cache/lists/.updated"; }
-    mkdir -p "$into"
-    (cd "$into" && apt_src source "$1" >"$into.log" 2>&1)
-    dir=$(find "$into" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
-  fi
-  echo "$dir"
-}
-
-# Installs what the package's .dsc says its build needs (Build-Depends and -Arch, with the
-# machine's binary lists): apt-get satisfy reads the same syntax, build profiles included.
-build_deps() {  # pkg
-  dsc=$(ls "$cache/src/$1"/*.dsc 2>/dev/null | head -1)
-  [ -n "$dsc" ] || return 1
-  deps=$(awk '/^[A-Za-z-]+:/ { keep = ($1 == "Build-Depends:" || $1 == "Build-Depends-Arch:"); if (keep) { sub(/^[^:]*: */, ""); printf "%s,", $0 }; next }
-              keep && /^ / { printf "%s", $0 }' "$dsc" | tr -s ' ,' | sed 's/^[ ,]*//; s/[ ,]*$//')
-  DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -qq "$deps" >"$d/$1/deps.log" 2>&1
-}
+. "$top/regress/debsrc.sh"   # cache, apt_src, debsrc_fetch, debsrc_deps
 
 # A masquerade directory: the compiler names Debian's builds use, each a link to pathcc, which
 # then runs the compiler of that name found later on PATH.
@@ -99,9 +76,9 @@ pass=0; fail=0; skip=0
 for pkg in $pkgs; do
   system=$(awk -v p="$pkg" '$1 == p { print $2 }' "$list"); system=${system:-?}
   mkdir -p "$d/$pkg"
-  src=$(fetch "$pkg")
+  src=$(debsrc_fetch "$pkg")
   if [ -z "$src" ]; then echo "skip rebuild $pkg: apt-get source failed ($cache/src/$pkg.log)"; skip=$((skip + 1)); continue; fi
-  if ! build_deps "$pkg"; then echo "skip rebuild $pkg: build dependencies not installed ($d/$pkg/deps.log)"; skip=$((skip + 1)); continue; fi
+  if ! debsrc_deps "$pkg" "$d/$pkg/deps.log"; then echo "skip rebuild $pkg: build dependencies not installed ($d/$pkg/deps.log)"; skip=$((skip + 1)); continue; fi
   build_one "$pkg" plain "$src"
   build_one "$pkg" pathcc "$src"
   r=$(row "$pkg" "$system")

@@ -21,16 +21,7 @@ for t in gcov clang-19 llvm-cov-19 llvm-profdata-19 dpkg-source; do
   command -v $t >/dev/null 2>&1 || { echo "skip lines-real: $t is missing (apt-get install clang-19 llvm-19 dpkg-dev)"; exit 0; }
 done
 
-. "$top/regress/debsrc.sh"   # cache, apt_src
-fetch() {  # package directory-glob: prints the unpacked directory
-  dir=$(ls -d "$cache/src/"$2 2>/dev/null | head -1)
-  if [ -z "$dir" ]; then
-    [ -f "$cache/lists/.updated" ] || { apt_src update -qq >"$cache/update.log" 2>&1 && touch "$cache/lists/.updated"; }
-    (cd "$cache/src" && apt_src source "$1" >"$cache/$1.log" 2>&1)
-    dir=$(ls -d "$cache/src/"$2 2>/dev/null | head -1)
-  fi
-  echo "$dir"
-}
+. "$top/regress/debsrc.sh"   # cache, apt_src, debsrc_fetch
 
 # One program built one way: compile FILES (absolute) into objects under OUT with TOOL's compiler
 # and flags, link them into OUT/prog. TOOL: gcc (gcc --coverage), clang (clang-19 coverage),
@@ -157,13 +148,13 @@ EOF
 
 : >"$d/table.txt"
 want() { case ",${LINES_REAL:-bzip2,zstd,lua,pcre2,yaml}," in *,$1,*) return 0;; esac; return 1; }  # LINES_REAL=lua,pcre2: a part
-if want bzip2 && dir=$(fetch bzip2 'bzip2-1.*') && [ -n "$dir" ]; then
+if want bzip2 && dir=$(debsrc_fetch bzip2) && [ -n "$dir" ]; then
   three_ways bzip2 "$dir" "-D_FILE_OFFSET_BITS=64" "" work_bzip2 \
     "$dir"/blocksort.c "$dir"/huffman.c "$dir"/crctable.c "$dir"/randtable.c "$dir"/compress.c \
     "$dir"/decompress.c "$dir"/bzlib.c "$dir"/bzip2.c
-elif want bzip2; then echo "skip lines-real bzip2: apt-get source bzip2 failed: $(tail -1 "$cache/bzip2.log" 2>/dev/null)"; fi
+elif want bzip2; then echo "skip lines-real bzip2: apt-get source bzip2 failed: $(tail -1 "$cache/src/bzip2.log" 2>/dev/null)"; fi
 
-if want zstd && dir=$(fetch libzstd 'libzstd-1.*') && [ -n "$dir" ]; then
+if want zstd && dir=$(debsrc_fetch libzstd) && [ -n "$dir" ]; then
   # shellcheck disable=SC2046
   three_ways zstd "$dir" "-DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -DZSTD_NOBENCH -DZSTD_NODICT -DZSTD_NOTRACE -I$dir/lib -I$dir/lib/common" "" work_zstd \
     $(ls "$dir"/lib/common/*.c "$dir"/lib/compress/*.c "$dir"/lib/decompress/*.c) \
@@ -171,13 +162,13 @@ if want zstd && dir=$(fetch libzstd 'libzstd-1.*') && [ -n "$dir" ]; then
     "$dir"/programs/timefn.c
 elif want zstd; then echo "skip lines-real zstd: apt-get source libzstd failed"; fi
 
-if want lua && dir=$(fetch lua5.4 'lua5.4-5.4*') && [ -n "$dir" ]; then
+if want lua && dir=$(debsrc_fetch lua5.4) && [ -n "$dir" ]; then
   mkdir -p "$d/lua-include" && echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$d/lua-include/lua5.4-deb-multiarch.h"
   # shellcheck disable=SC2046
   three_ways lua "$dir" "-DLUA_USE_POSIX -Dluai_makeseed(L)=0u -Dl_randomizePivot()=0u -DSTRCACHE_N=1 -DSTRCACHE_M=1 -I$d/lua-include" "-lm" work_lua $(ls "$dir"/src/*.c | grep -v '/luac\.c$')
 elif want lua; then echo "skip lines-real lua: apt-get source lua5.4 failed"; fi
 
-if want pcre2 && dir=$(fetch pcre2 'pcre2-10.*') && [ -n "$dir" ]; then
+if want pcre2 && dir=$(debsrc_fetch pcre2) && [ -n "$dir" ]; then
   inc="$d/pcre2-include"; mkdir -p "$inc"
   sed -e 's|^/\* #undef SUPPORT_PCRE2_8 \*/|#define SUPPORT_PCRE2_8 1|' -e 's|^/\* #undef SUPPORT_UNICODE \*/|#define SUPPORT_UNICODE 1|' \
     "$dir/src/config.h.generic" >"$inc/config.h"
@@ -190,7 +181,7 @@ if want pcre2 && dir=$(fetch pcre2 'pcre2-10.*') && [ -n "$dir" ]; then
     "$dir"/src/pcre2test.c "$dir"/src/pcre2posix.c
 elif want pcre2; then echo "skip lines-real pcre2: apt-get source pcre2 failed"; fi
 
-if want yaml && dir=$(fetch libyaml 'libyaml-0.*') && [ -n "$dir" ]; then
+if want yaml && dir=$(debsrc_fetch libyaml) && [ -n "$dir" ]; then
   yaml_main >"$dir/lines_real_main.c"
   mkdir -p "$d/yaml-include" && : >"$d/yaml-include/config.h"  # the version is all configure puts there
   # shellcheck disable=SC2046

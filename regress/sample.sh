@@ -1,0 +1,4 @@
+# sample.sh: sourced by e2e scripts: which items of a long list make check runs (check-full: all).
+# sampled I N: true for item I (counted from 0) when I % N == 0, and always with REGRESS_FULL. A test
+# over several modes passes I + the mode's number, so each item still runs in one mode of N.
+sampled() { [ -n "${REGRESS_FULL:-}" ] || [ $(($1 % $2)) = 0 ]; }
