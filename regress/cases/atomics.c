@@ -99,7 +99,7 @@ static int compare(int i) {
   /* clang's MC/DC lists the conditions of an && inside its atomic builtin's operand in another
      order than they run: the decision stands apart */
   int mid = i > 3 && i < 9;
-  atomic_fetch_add(&hits, mid);
+  atomic_fetch_add(&hits, /* mid's && */ mid);
   atomic_fetch_sub(&hits, i > 3 ? mid : 0);
   return atomic_load(&hits) > 100 ? -1 : v;
 }

@@ -70,6 +70,8 @@ int main(void) {
   expect("clangerr decision clang dropped", "struct S { int a; } s;\nint f(int x) { return x ? s : 1; }\n", "f", false);
   expect("clangerr decision across lines", "_Atomic int a;\nvoid f(int x, int y) { __atomic_fetch_add(&a, x &&\n  y, 5); }\n",
          "f", true);
+  expect("clangerr comments in a recovery", "_Atomic int a;\nvoid f(int x) { __atomic_fetch_add(&a, /* x's && */ x, "
+         "5); // y's || z\n  x++; }\n", "f", true);
   expect("clangerr lost call", "void g(int);\nvoid f(int x) { if (x) g(x, 2); }\n", "f", false);
   expect("clangerr lost noreturn call", "_Noreturn void die(int);\nvoid f(int x) { if (x) die(x, 2); x++; }\n", "f", false);
   expect("clangerr lost call through a pointer", "void (*fp)(int);\nvoid f(int x) { fp(x, 2); }\n", "f", false);

@@ -90,10 +90,17 @@ static bool operator_word(const char *w, size_t n) {
 }
 
 /* The offset of the first character at or after o, up to end, that is no space and not in a
-   line marker (GCC's -E puts those inside expressions that use system-header macros). */
+   line marker (GCC's -E puts those inside expressions that use system-header macros) or a
+   comment (kept by -C: an apostrophe or && in one is no code). */
 static unsigned next_char(const PPSource *s, unsigned o, unsigned end) {
   while (o < end) {
-    if (s->text[o] == '#' && (o == 0 || s->text[o - 1] == '\n')) {
+    const char *t = s->text + o;
+    if (*t == '#' && (o == 0 || t[-1] == '\n')) {
+      while (o < end && s->text[o] != '\n') o++;
+    } else if (o + 1 < end && t[0] == '/' && t[1] == '*') {
+      const char *e = strstr(t + 2, "*/");
+      o = e ? (unsigned)(e - s->text) + 2 : end;
+    } else if (o + 1 < end && t[0] == '/' && t[1] == '/') {
       while (o < end && s->text[o] != '\n') o++;
     } else if (isspace((unsigned char)s->text[o])) {
       o++;
