@@ -208,7 +208,7 @@ for cc in gcc clang clang-19 tcc; do
     for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
       sampled $i 3 && program "$cc" "-O2 -Wall -Wextra" "$(basename "$src" .c)" "$src"; i=$((i + 1))
     done
-    sampled $i 3 && program "$cc" "-O2 -Wall -Wextra" demo "$top"/samples/demo/*.c
+    if sampled $i 3; then program "$cc" "-O2 -Wall -Wextra" demo "$top"/samples/demo/*.c; fi
   fi
   link "$cc"
   modes "$cc"

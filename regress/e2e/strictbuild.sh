@@ -63,6 +63,6 @@ for src in "$top"/samples/*.c "$top"/samples/demo/*.c "$top"/regress/cases/*.c "
     [ $mode = ppp ] && extra="--interesting=$out/ppp/tiny.prof"
     one "$base-$mode" "$src" "$s" $own --mode=$mode $extra
   done
-  i=$((i + 1)); sampled $i 3 && one "$base-edge-conditions" "$src" "$s" $own --mode=edge --decisions=conditions
+  i=$((i + 1)); sampled $i 3 || continue; one "$base-edge-conditions" "$src" "$s" $own --mode=edge --decisions=conditions
 done
 exit 0
