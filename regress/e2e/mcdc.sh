@@ -32,9 +32,12 @@ if [ -s kp/path/mcdc.json ] && cmp -s kp/path/mcdc.json kp/kpath/mcdc.json; then
 else echo "not ok mcdc kpath equals path: the MC/DC reports differ"; fi
 
 need clang-19:clang-19 llvm-cov-19:llvm-19 llvm-profdata-19:llvm-19
-# large decisions: random &&/||/! trees of 8, 24 and 64 conditions over bits of random inputs
-python3 - >"$out/bigdec.c" <<'PY'
-import random
+# large decisions: random &&/||/! trees of 8, 16 and 64 conditions over bits of random inputs (make
+# check); 8, 24 and 64 with REGRESS_FULL (llvm-cov export takes about two minutes over those)
+sizes="8 16 64"; [ -n "${REGRESS_FULL:-}" ] && sizes="8 24 64"
+python3 - $sizes >"$out/bigdec.c" <<'PY'
+import random, sys
+sizes = [int(a) for a in sys.argv[1:]]
 random.seed(19)
 def tree(lo, n, top=False):  # ! on single conditions only: clang leaves out a ! over && or ||
     if n == 1: return ('!' if random.random() < 0.2 else '') + 'x[%d]' % lo
@@ -42,11 +45,11 @@ def tree(lo, n, top=False):  # ! on single conditions only: clang leaves out a !
     e = '%s %s %s' % (tree(lo, k), random.choice(['&&', '||']), tree(lo + k, n - k))
     return e if top else '(' + e + ')'
 print('#include <stdio.h>\n#include <stdlib.h>')
-for n in (8, 24, 64):
+for n in sizes:
     print('static int d%d(const int *x) { if (%s) return 1; return 0; }' % (n, tree(0, n, True)))
 print('int main(void) { int x[64], s = 0; srand(7);')
 print('  for (int t = 0; t < 3000; t++) { for (int i = 0; i < 64; i++) x[i] = rand() % 4 != 0;')
-print('    s += d8(x) + d24(x) + d64(x); }')
+print('    s += %s; }' % ' + '.join('d%d(x)' % n for n in sizes))
 print('  printf("%d\\n", s); return 0; }')
 PY
 # make check: the large decisions and every third program (sample.sh); check-full: all
