@@ -1,7 +1,9 @@
 #!/bin/sh
 # GCC's libiberty built with ./configure CC=pathcc: make and make check pass exactly as with plain
 # gcc, and the profile its test suite writes yields a report over libiberty's sources.
+# make check-full only: zlib's configure, make and test (dropin_zlib.sh) stand for it in make check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${REGRESS_FULL:-}" ]; then echo "skip libiberty: libiberty built twice with its make check; runs in make check-full"; exit 0; fi
 out="$top/regress/out/libiberty"
 src=$(sh "$top/regress/gccsrc.sh" libiberty include) || exit 1
 if [ -z "$src" ]; then echo "skip libiberty: gcc-12-source is not available"; exit 0; fi
