@@ -220,6 +220,15 @@ else nok o-dev-null "pathcc gcc -c a.c -o $dev: status $rc, $( [ -e "$dev.pp.jso
 (cd "$s" && "$P" gcc -o "$d/prog-devnull" a.c && cd "$d" && PATHPROF_FILE="$dev" ./prog-devnull >/dev/null 2>"$d/devnull-run.err")
 if [ -c "$dev" ] && [ ! -s "$d/devnull-run.err" ]; then ok profile-to-device
 else nok profile-to-device "PATHPROF_FILE=$dev ./prog: $( [ -c "$dev" ] || echo "the device was replaced by a regular file; ")stderr: $(head -c 150 "$d/devnull-run.err")"; fi
+# pathprof coverage -o a device (a CI step that wants only --fail-under's verdict): written
+# straight through, the device stays one
+(cd "$d" && PATHPROF_FILE="$d/dev.prof" ./prog-devnull >/dev/null 2>&1)
+for fmt in text lcov; do
+  (cd "$s" && "$R" coverage --format $fmt -o "$dev" "$d/dev.prof") >"$d/devcov.err" 2>&1; rc=$?
+  if [ $rc = 0 ] && [ -c "$dev" ] && [ ! -s "$d/devcov.err" ]; then ok coverage-to-device-$fmt
+  else nok coverage-to-device-$fmt "pathprof coverage --format $fmt -o $dev: status $rc, $( [ -c "$dev" ] || echo "the device was replaced by a regular file; ")$(head -c 150 "$d/devcov.err")"
+    [ -c "$dev" ] || { rm -f "$dev"; mknod "$dev" c 1 3 2>/dev/null || dev=/dev/null; }; fi
+done
 
 # -Werror and a warning only the preprocessed unit has: compiled clean, instrumented all the same
 twin werror-macro gcc -Wall -Werror -o prog macrowarn.c

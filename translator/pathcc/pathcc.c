@@ -285,10 +285,18 @@ static int compile(Driver *d, const Plan *p, const char *input, bool original, c
   return compile_with(d, p, input, original, obj, errfile, NULL);
 }
 
+/* Is the output path a device or pipe (-o /dev/null in a build system's probe)? pathcc writes
+   into one but never removes it or renames a file over it: as root that would replace /dev/null. */
+static bool special_output(const char *obj) {
+  struct stat st;
+  return !strcmp(obj, "-") || (stat(obj, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
 /* The instrumented unit once more without warnings (-w), into a file beside obj that replaces
    it on success. Its warnings are not the user's: the user has seen those of the source. */
 static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const char *obj, const char *errfile) {
   if (!strcmp(obj, "-")) return false;
+  if (special_output(obj)) return compile_with(d, p, ofile, false, obj, errfile, "-w") == 0;
   char *tmp = pp_xasprintf("%s.pathcc-%ld", obj, (long)getpid()), *err = pp_xasprintf("%s.quiet", errfile);
   bool ok = compile_with(d, p, ofile, false, tmp, err, "-w") == 0 && rename(tmp, obj) == 0;
   if (!ok) unlink(tmp);
@@ -606,7 +614,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     rc = 0;
   } else rc = verdict(d, p, input, k, rc_i, said, exact, &keep);
   if (rc) {  /* the source itself does not compile: no object, as without pathcc */
-    if (rc_i == 0) unlink(obj);
+    if (rc_i == 0 && !special_output(obj)) unlink(obj);
     unlink(tables);
     goto done;
   }

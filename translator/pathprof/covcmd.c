@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int run_coverage(int argc, char **argv);
@@ -228,8 +229,13 @@ static int write_report(const Report *r, const char *refused) {
     fprintf(stderr, "pathprof coverage: %s not written (%s)\n", o->out, refused);
     return 1;
   }
-  char *tmp = pp_xasprintf("%s.tmp.%ld", o->out, (long)getpid());
-  FILE *f = fopen(tmp, "w");
+  /* a regular file is written aside and renamed, so a reader never sees half of it; a device or
+     pipe (-o /dev/null with --fail-under, -o /dev/stdout) is written straight through: renamed
+     over, /dev/null would become a regular file */
+  struct stat st;
+  bool stream = stat(o->out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  char *tmp = stream ? NULL : pp_xasprintf("%s.tmp.%ld", o->out, (long)getpid());
+  FILE *f = fopen(stream ? o->out : tmp, "w");
   int rc = 0;
   if (!f) {
     fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", o->out, strerror(errno));
@@ -238,9 +244,9 @@ static int write_report(const Report *r, const char *refused) {
   }
   emit(f, r);
   int bad = fflush(f) != 0 || ferror(f);
-  if (fclose(f) || bad || rename(tmp, o->out)) {
+  if (fclose(f) || bad || (tmp && rename(tmp, o->out))) {
     fprintf(stderr, "pathprof coverage: cannot write %s: %s\n", o->out, strerror(errno));
-    remove(tmp);
+    if (tmp) remove(tmp);
     rc = 1;
   }
   free(tmp);
