@@ -5,7 +5,8 @@
 # `python -m test` on 26 modules in one process gives the plain build's results three runs in a
 # row, and the report of _PyEval_EvalFrameDefault lists its paths. Prints build and test CPU as
 # ratios to the plain build (pathcc's compile server off, so every compile's CPU is counted).
-# Needs root (apt-get source, the build dependencies); about an hour on 2 cores.
+# Needs root (apt-get source, the build dependencies); about an hour on 2 cores. CPYTHON_REUSE=1
+# keeps the builds a previous run finished.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${REGRESS_FULL:-}${REGRESS_CPYTHON:-}" ]; then
   echo "skip cpython: CPython built three ways and its tests; runs in make check-cpython and make check-full"; exit 0
@@ -28,6 +29,8 @@ TESTS_RUN=${CPYTHON_TESTS:-"test_dict test_json test_re test_subprocess test_thr
 # $out/HOW/build.time ("wall user sys"), the logs beside it
 build() {
   w="$out/$1"; shift
+  # CPYTHON_REUSE=1 keeps a build that finished (to rerun the tests or another build alone)
+  [ -n "${CPYTHON_REUSE:-}" ] && [ -s "$w/make.time" ] && [ -x "$w/src/python" ] && return 0
   rm -rf "$w" && mkdir -p "$w" && cp -a "$src" "$w/src" || return 1
   (cd "$w/src" && /usr/bin/time -f '%e %U %S' -o ../configure.time env "$@" ./configure >../configure.log 2>&1 &&
    /usr/bin/time -f '%e %U %S' -o ../make.time env "$@" make -j2 >../make.log 2>&1)
