@@ -81,7 +81,8 @@ tests: all $(UNIT_TESTS)
 
 # Every test, JOBS at a time (default: one per CPU); the heavy outside suites run a sample here and
 # whole in check-full (doc/testing.md). Ends with the ten slowest tests and "N passed, N failed".
-check: tests
+check:
+	@$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) tests
 	sh regress/run.sh
 
 demo: deps all

@@ -87,7 +87,7 @@ diag() {
     own=$(sed -n 's|.*/\* diag: \(.*\) \*/.*|\1|p' "$src" | head -1)
     d="$out/diag-$cc-$name" prc=
     for mode in default checked exact; do
-      i=$((i + 1)); sampled $i 6 || continue
+      i=$((i + 1)); sampled $i 9 || continue
       mkdir -p "$d"
       # shellcheck disable=SC2086
       [ -n "$prc" ] || { (cd "$d" && $cc $flags $own -c "$src" -o plain.o) >"$d/plain.err" 2>&1; prc=$?; }
@@ -190,8 +190,9 @@ threads() {
   done
 }
 
-# make check runs half the programs, each with one of clang, clang-19 and tcc, each diagnostics
-# case in one mode with half the compilers, each object with one cross compiler in two (sample.sh);
+# make check runs a third of the programs, each with one of clang, clang-19 and tcc, each
+# diagnostics case in one mode with a third of the compilers, a sixth of the objects with each
+# cross compiler (sample.sh);
 # check-full runs every combination
 nth=0
 for cc in gcc clang clang-19 tcc; do
@@ -207,9 +208,9 @@ for cc in gcc clang clang-19 tcc; do
   else
     i=$nth
     for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
-      sampled $i 6 && program "$cc" "-O2 -Wall -Wextra" "$(basename "$src" .c)" "$src"; i=$((i + 1))
+      sampled $i 9 && program "$cc" "-O2 -Wall -Wextra" "$(basename "$src" .c)" "$src"; i=$((i + 1))
     done
-    if sampled $i 6; then program "$cc" "-O2 -Wall -Wextra" demo "$top"/samples/demo/*.c; fi
+    if sampled $i 9; then program "$cc" "-O2 -Wall -Wextra" demo "$top"/samples/demo/*.c; fi
   fi
   link "$cc"
   modes "$cc"
@@ -246,7 +247,7 @@ for cc in arm-none-eabi-gcc riscv64-unknown-elf-gcc; do
   echo "# $cc: $($cc --version | head -1)"
   i=$nth
   for src in "$top"/samples/*.c "$top"/regress/cases/*.c "$top"/samples/demo/*.c; do
-    sampled $i 4 && object "$cc" "-O2 -Wall -Wextra $flags" "$(basename "$src" .c)" "$src"; i=$((i + 1))
+    sampled $i 6 && object "$cc" "-O2 -Wall -Wextra $flags" "$(basename "$src" .c)" "$src"; i=$((i + 1))
   done
   diag "$cc" "$flags"
 done
