@@ -25,8 +25,8 @@ TESTS_RUN=${CPYTHON_TESTS:-"test_dict test_json test_re test_subprocess test_thr
   test_tuple test_string test_unicode test_bytes test_long test_float test_math test_itertools test_functools
   test_collections test_struct test_pickle test_sort test_format test_int test_os test_generators test_exceptions"}
 
-# build HOW CONFIGURE-ENV: a copy of the source configured and made in $out/HOW; CPU and wall in
-# $out/HOW/build.time ("wall user sys"), the logs beside it
+# build HOW CONFIGURE-ENV: a copy of the source configured and made in $out/HOW; wall, user and
+# system seconds in $out/HOW/configure.time and make.time, the logs beside them
 build() {
   w="$out/$1"; shift
   # CPYTHON_REUSE=1 keeps a build that finished (to rerun the tests or another build alone)

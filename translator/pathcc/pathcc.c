@@ -296,11 +296,16 @@ static bool special_output(const char *obj) {
    it on success. Its warnings are not the user's: the user has seen those of the source. */
 static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const char *obj, const char *errfile) {
   if (!strcmp(obj, "-")) return false;
-  if (special_output(obj)) return compile_with(d, p, ofile, false, obj, errfile, "-w") == 0;
-  char *tmp = pp_xasprintf("%s.pathcc-%ld", obj, (long)getpid()), *err = pp_xasprintf("%s.quiet", errfile);
-  bool ok = compile_with(d, p, ofile, false, tmp, err, "-w") == 0 && rename(tmp, obj) == 0;
-  if (!ok) unlink(tmp);
-  free(tmp);
+  char *err = pp_xasprintf("%s.quiet", errfile);
+  bool ok;
+  if (special_output(obj)) {  /* a device: written into, never renamed over */
+    ok = compile_with(d, p, ofile, false, obj, err, "-w") == 0;
+  } else {
+    char *tmp = pp_xasprintf("%s.pathcc-%ld", obj, (long)getpid());
+    ok = compile_with(d, p, ofile, false, tmp, err, "-w") == 0 && rename(tmp, obj) == 0;
+    if (!ok) unlink(tmp);
+    free(tmp);
+  }
   free(err);
   return ok;
 }
