@@ -5,7 +5,8 @@
 # (--array-limit=4096), whose table grows past its 4096 entries, gives the same counts, with and
 # without threads; an explicit --hash-cap keeps the table's size and the report and coverage say
 # what it dropped; and a short run's exit reads no page of the big array it never touched, nor of
-# the threads' shards of it (minor faults near the plain build's).
+# the threads' shards of it (minor faults near the plain build's), nor does a rewrite of the
+# profile file holding the big unit.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=bigfunc
 . "$top/regress/private.sh"
@@ -145,6 +146,25 @@ mkdir -p short && (cd short && "$top/bin/pathcc" gcc -O2 -o prog ../big.c) && {
     p=$(faults ./tplain 10) i=$(PATHPROF_FILE=$out/short/tprof faults short/tprog 10)
     if [ -s short/tprof ] && [ "$i" -le $((p + 400)) ]; then echo "ok bigfunc short run, 4 threads: $i minor faults (plain $p)"
     else echo "not ok bigfunc short run, 4 threads: $i minor faults (plain $p; each shard is 8192 pages)"; fi
+  }
+  # (d) the file rewritten whole under its lock (each other program brings a unit it lacks)
+  # reads, merges and writes the big unit as the pairs it holds: each exit faults as the plain
+  # build's, not the 8192 pages of a dense copy
+  for k in 1 2 3; do
+    printf 'int f%s(int x) { return x > %s ? x : -x; }\nint main(int c, char **v) { (void)v; return f%s(c) < -9; }\n' \
+      $k $k $k >short/other$k.c
+    $CC -O2 -o short/oplain$k short/other$k.c && (cd short && "$top/bin/pathcc" gcc -O2 -o other$k other$k.c) || k=fail
+  done
+  [ "$k" = 3 ] && {
+    rm -f short/prof && PATHPROF_FILE=$out/short/prof short/prog 10 >/dev/null
+    worst=0 most=0
+    for k in 1 2 3; do
+      p=$(faults short/oplain$k) i=$(PATHPROF_FILE=$out/short/prof faults short/other$k)
+      [ $((i - p)) -gt "$worst" ] && worst=$((i - p))
+    done
+    n=$("$top/bin/pathprof" dump short/prof 2>/dev/null | grep -c '^unit ')
+    if [ "$n" = 4 ] && [ "$worst" -le 200 ]; then echo "ok bigfunc rewrites: the file rewritten 3 times, each exit at most $worst minor faults above plain"
+    else echo "not ok bigfunc rewrites: $n units in the profile (want 4), an exit $worst minor faults above its plain build's (the big array is 8192 pages)"; fi
   }
   if [ "$(uname -m)" = x86_64 ] && [ "$($CC -dumpmachine | cut -d- -f1)" = x86_64 ]; then
     size() { _h=$(readelf -SW "$2" | sed -n 's/^ *\[ *[0-9]*\] *//p' | awk -v s="$1" '$1 == s { print $5 }' | head -1); printf '%d\n' "0x${_h:-0}"; }

@@ -28,7 +28,7 @@ static struct pp_profile one_unit(unsigned long long checksum, unsigned long lon
 {
   struct pp_profile p = {0};
   unsigned long long c[3] = {a, b, 0};
-  struct pp_unitrec r = {checksum, "/x/u.pp.json", 3, c, 0, 0, 0, 0, 0};
+  struct pp_unitrec r = {checksum, "/x/u.pp.json", 3, c, 0, 0, 0, 0, 0, 0, 0};
   char err[256];
   if (pp_profile_add_unit(&p, &r, err, sizeof err) != 0) {
     printf("not ok setup: %s\n", err);

@@ -253,7 +253,7 @@ static int rewrite(int fd, const char *path, const struct pp_profile *q, int emp
                    size_t errlen)
 {
   struct pp_profile old = {0};
-  int rc = empty ? 0 : pp_profile_read_fd(fd, path, &old, err, errlen);
+  int rc = empty ? 0 : pp_profile_read_fd_flags(fd, path, PP_READ_SPARSE, &old, err, errlen);
   if (rc == 0 && pp_profile_merge(&old, q, err, errlen) != 0) {
     size_t n = strlen(err);
     snprintf(err + n, errlen - n, " (cannot merge into %s)", path);
@@ -382,10 +382,11 @@ static int save_forests(const char *path, const struct pp_profile *p, char **nam
    go beside it as a dump that every read adds. The dump comes first and goes again when the
    add fails (which adds nothing), so a failure leaves no count in place for the caller's
    write aside to count twice. */
-static int merge_continuous(int fd, const char *path, const struct pp_profile *p, char *err, size_t errlen)
+static int merge_continuous(int fd, const char *path, struct pp_profile *p, char *err, size_t errlen)
 {
   char *name = 0;
-  int rc = p->nforests ? save_forests(path, p, &name, err, errlen) : 0;
+  int rc = pp_profile_dense(p) != 0 ? (snprintf(err, errlen, "%s: out of memory", path), -1) /* regions are dense */
+           : p->nforests ? save_forests(path, p, &name, err, errlen) : 0;
 
   if (rc == 0 && (rc = __pathprof_cont_add_file(fd, path, p, err, errlen)) != 0 && name)
     unlink(name);

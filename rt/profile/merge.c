@@ -1,6 +1,7 @@
 /* merge.c: the hosted profile model in memory: canonical form, saturating merge of counts and
    k-slab forests, freeing. */
 #include "profile_int.h"
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -41,6 +42,7 @@ void ppf_free_unit(struct pp_unitrec *u)
 {
   free(u->name);
   free(u->counters);
+  free(u->idx);
   free(u->hash);
   free(u->part);
   memset(u, 0, sizeof *u);
@@ -240,25 +242,31 @@ int ppf_attach_parts(struct parts *l, struct pp_profile *out, const char *fname,
 int ppf_copy_unit(struct pp_unitrec *dst, const struct pp_unitrec *src)
 {
   const char *name = src->name ? src->name : "";
+  unsigned long long n;
   memset(dst, 0, sizeof *dst);
   dst->checksum = src->checksum;
   dst->ncounters = src->ncounters;
   dst->nhash = src->hash ? src->nhash : 0;
   dst->dropped = src->dropped;
   dst->npart = src->part ? src->npart : 0;
+  dst->nset = src->idx ? src->nset : 0;
+  n = src->idx ? src->nset : src->ncounters;
   dst->name = malloc(strlen(name) + 1);
-  dst->counters = ppf_alloc_array(src->ncounters, sizeof *dst->counters);
+  dst->counters = ppf_alloc_array(n, sizeof *dst->counters);
+  dst->idx = src->idx ? ppf_alloc_array(n, sizeof *dst->idx) : 0;
   dst->hash = ppf_alloc_array(dst->nhash, sizeof *dst->hash);
   dst->part = ppf_alloc_array(dst->npart, sizeof *dst->part);
-  if (!dst->name || !dst->counters || !dst->hash || !dst->part) {
+  if (!dst->name || !dst->counters || (src->idx && !dst->idx) || !dst->hash || !dst->part) {
     ppf_free_unit(dst);
     return -1;
   }
   strcpy(dst->name, name);
-  if (src->ncounters && src->counters)
-    memcpy(dst->counters, src->counters, (size_t)src->ncounters * sizeof *dst->counters);
-  else if (src->ncounters)
-    memset(dst->counters, 0, (size_t)src->ncounters * sizeof *dst->counters);
+  if (n && src->counters)
+    memcpy(dst->counters, src->counters, (size_t)n * sizeof *dst->counters);
+  else if (n)
+    memset(dst->counters, 0, (size_t)n * sizeof *dst->counters);
+  if (src->idx && n)
+    memcpy(dst->idx, src->idx, (size_t)n * sizeof *dst->idx);
   if (dst->nhash)
     memcpy(dst->hash, src->hash, (size_t)dst->nhash * sizeof *dst->hash);
   if (dst->npart)
@@ -353,17 +361,130 @@ void ppf_add_count(unsigned long long *c, unsigned long long v)
   *c = sat_add(*c, v);
 }
 
-/* Adds canonical src into canonical dst of the same checksum; on error dst is unchanged. */
+/* Makes u's counters dense (see profile.h). */
+int pp_unit_dense(struct pp_unitrec *u)
+{
+  unsigned long long *c, k;
+  if (!u->idx)
+    return 0;
+  if (!(c = ppf_alloc_array(u->ncounters, sizeof *c)))
+    return -1;
+  memset(c, 0, (size_t)u->ncounters * sizeof *c);
+  for (k = 0; k < u->nset; k++)
+    c[u->idx[k]] = u->counters[k];
+  free(u->counters);
+  free(u->idx);
+  u->counters = c;
+  u->idx = 0;
+  u->nset = 0;
+  return 0;
+}
+
+/* pp_unit_dense of every unit of p and of its tests. */
+int pp_profile_dense(struct pp_profile *p)
+{
+  size_t i, t;
+  for (i = 0; i < p->nunits; i++)
+    if (pp_unit_dense(&p->units[i]) != 0)
+      return -1;
+  for (t = 0; t < p->ntests; t++)
+    for (i = 0; i < p->tests[t].nunits; i++)
+      if (pp_unit_dense(&p->tests[t].units[i]) != 0)
+        return -1;
+  return 0;
+}
+
+/* Where index x is in the n ascending indices at v, or where it would go (binary search). */
+static unsigned long long seek_idx(const unsigned long long *v, unsigned long long n, unsigned long long x)
+{
+  unsigned long long lo = 0, hi = n, mid;
+  while (lo < hi) {
+    mid = lo + (hi - lo) / 2;
+    if (v[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Adds sparse src into sparse dst by a merge into new arrays of n entries (the union's size). */
+static int join_sparse(struct pp_unitrec *dst, const struct pp_unitrec *src, unsigned long long n)
+{
+  unsigned long long *idx = ppf_alloc_array(n, sizeof *idx), *val = ppf_alloc_array(n, sizeof *val);
+  unsigned long long i = 0, j = 0, k = 0;
+  if (!idx || !val) {
+    free(idx);
+    free(val);
+    return -1;
+  }
+  while (i < dst->nset || j < src->nset) {
+    if (j == src->nset || (i < dst->nset && dst->idx[i] < src->idx[j])) {
+      idx[k] = dst->idx[i];
+      val[k++] = dst->counters[i++];
+    } else if (i == dst->nset || src->idx[j] < dst->idx[i]) {
+      idx[k] = src->idx[j];
+      val[k++] = src->counters[j++];
+    } else {
+      idx[k] = dst->idx[i];
+      val[k++] = sat_add(dst->counters[i++], src->counters[j++]);
+    }
+  }
+  assert(k == n);
+  free(dst->idx);
+  free(dst->counters);
+  dst->idx = idx;
+  dst->counters = val;
+  dst->nset = n;
+  return 0;
+}
+
+/* Adds src's array counters into dst's (same ncounters), either form on either side: dense
+   when either is, else sparse while that is the shorter. A run that touched only counters dst
+   has already (a program run again) adds in place in O(m log n). 0, or -1 when out of memory
+   with dst unchanged. */
+int ppf_add_counters(struct pp_unitrec *dst, const struct pp_unitrec *src)
+{
+  unsigned long long k, at, fresh = 0;
+
+  assert(dst->ncounters == src->ncounters);
+  if (!src->idx) {
+    if (pp_unit_dense(dst) != 0)
+      return -1;
+    for (k = 0; k < dst->ncounters; k++)
+      dst->counters[k] = sat_add(dst->counters[k], src->counters[k]);
+    return 0;
+  }
+  if (!dst->idx) {
+    for (k = 0; k < src->nset; k++)
+      dst->counters[src->idx[k]] = sat_add(dst->counters[src->idx[k]], src->counters[k]);
+    return 0;
+  }
+  for (k = 0; k < src->nset; k++) {
+    at = seek_idx(dst->idx, dst->nset, src->idx[k]);
+    fresh += at == dst->nset || dst->idx[at] != src->idx[k];
+  }
+  if (fresh && !ppf_shorter_sparse(dst->ncounters, dst->nset + fresh))
+    return pp_unit_dense(dst) != 0 ? -1 : ppf_add_counters(dst, src);
+  if (fresh)
+    return join_sparse(dst, src, dst->nset + fresh);
+  for (k = 0; k < src->nset; k++) {
+    at = seek_idx(dst->idx, dst->nset, src->idx[k]);
+    dst->counters[at] = sat_add(dst->counters[at], src->counters[k]);
+  }
+  return 0;
+}
+
+/* Adds canonical src into canonical dst of the same checksum. On error dst is unchanged, but
+   for an out-of-memory after the counters were added (callers drop dst then). */
 static int merge_unit(struct pp_unitrec *dst, const struct pp_unitrec *src, char *err,
                       size_t errlen)
 {
-  unsigned long long i;
-
-  if (ppf_merge_rest(dst, src, err, errlen) != 0)
-    return -1;
-  for (i = 0; i < dst->ncounters; i++)
-    dst->counters[i] = sat_add(dst->counters[i], src->counters[i]);
-  return 0;
+  if (dst->ncounters != src->ncounters)
+    return ppf_merge_rest(dst, src, err, errlen); /* the message on the sizes */
+  if (ppf_add_counters(dst, src) != 0)
+    return ppf_fail(err, errlen, "out of memory");
+  return ppf_merge_rest(dst, src, err, errlen);
 }
 
 /* Adds canonical rec (owned: always consumed) into canonical p; p unchanged on error. */
@@ -715,13 +836,22 @@ static int copy_forests(const struct pp_profile *a, const struct pp_profile *b, 
   return 0;
 }
 
-/* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
-/* The canonical profile of n sparse units: dense copies, folded (equal checksums added up). */
+/* Copies the (index, count) pairs of u into r's sparse arrays (room for u->nset made). */
+static void fill(struct pp_unitrec *r, const struct pp_sparse *u)
+{
+  if (u->nset) {
+    memcpy(r->idx, u->idx, (size_t)u->nset * sizeof *r->idx);
+    memcpy(r->counters, u->val, (size_t)u->nset * sizeof *r->counters);
+  }
+}
+
+/* The canonical profile of n sparse units: copies, sparse while that is the shorter (so a big
+   unit costs what the run touched), folded (equal checksums added up). */
 int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profile *out, char *err,
                            size_t errlen)
 {
   struct pp_unitrec *recs = ppf_alloc_array(n, sizeof *recs);
-  unsigned long long k, dropped = 0;
+  unsigned long long dropped = 0;
   size_t i;
 
   memset(out, 0, sizeof *out);
@@ -734,17 +864,20 @@ int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profil
     recs[i].ncounters = u[i].ncounters;
     recs[i].nhash = u[i].nhash;
     recs[i].dropped = u[i].dropped;
+    recs[i].nset = u[i].nset;
     recs[i].name = malloc(strlen(u[i].name) + 1);
-    recs[i].counters = ppf_alloc_array(u[i].ncounters, sizeof *recs[i].counters);
+    recs[i].counters = ppf_alloc_array(u[i].nset, sizeof *recs[i].counters);
+    recs[i].idx = ppf_alloc_array(u[i].nset, sizeof *recs[i].idx);
     recs[i].hash = ppf_alloc_array(u[i].nhash, sizeof *recs[i].hash);
-    if (!recs[i].name || !recs[i].counters || !recs[i].hash) {
+    if (recs[i].name && recs[i].counters && recs[i].idx && recs[i].hash) {
+      strcpy(recs[i].name, u[i].name);
+      fill(&recs[i], &u[i]);
+    }
+    if (!recs[i].name || !recs[i].counters || !recs[i].idx || !recs[i].hash ||
+        (!ppf_shorter_sparse(u[i].ncounters, u[i].nset) && pp_unit_dense(&recs[i]) != 0)) {
       ppf_free_units(recs, i + 1);
       return ppf_fail(err, errlen, "out of memory");
     }
-    strcpy(recs[i].name, u[i].name);
-    memset(recs[i].counters, 0, (size_t)u[i].ncounters * sizeof *recs[i].counters);
-    for (k = 0; k < u[i].nset; k++)
-      recs[i].counters[u[i].idx[k]] = u[i].val[k];
     if (u[i].nhash)
       memcpy(recs[i].hash, u[i].hash, (size_t)u[i].nhash * sizeof *recs[i].hash);
     ppf_canon_hash(&recs[i]);
@@ -788,6 +921,7 @@ int ppf_canonical(const struct pp_profile *p)
   return 1;
 }
 
+/* Canonical *out holding the counts of a plus those of b (b may be 0); a and b are untouched. */
 int ppf_copy_all(const struct pp_profile *a, const struct pp_profile *b, struct pp_profile *out,
                     char *err, size_t errlen)
 {

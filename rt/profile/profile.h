@@ -25,7 +25,12 @@ struct pp_part {
   long long count;
 };
 
-/* One unit record of a profile (doc/formats.md section 2), with its partial paths. */
+/* One unit record of a profile (doc/formats.md section 2), with its partial paths. Its array
+   counters are dense (counters[i] for i < ncounters; idx is 0) or, where a caller asks for it
+   (PP_READ_SPARSE, pp_profile_from_sparse), sparse while that is the shorter: counters[k] is
+   counter idx[k] for k < nset, indices ascending, counts > 0. Sparse units keep a merge's and a
+   rewrite's cost to the counters a run touched in a unit of millions of them; pp_unit_dense
+   turns one dense, and every other function here takes either. */
 struct pp_unitrec {
   unsigned long long checksum;
   char *name;                       /* tables path, NUL-terminated, never 0 */
@@ -35,7 +40,11 @@ struct pp_unitrec {
   unsigned long long dropped;
   unsigned long long npart;         /* partial paths, sorted by (fn, site, r), none with count 0 */
   struct pp_part *part;
+  unsigned long long nset, *idx;    /* the sparse form's indices, or idx 0 */
 };
+
+/* Makes u's counters dense; 0, or -1 when out of memory (u unchanged). */
+int pp_unit_dense(struct pp_unitrec *u);
 
 /* One block of a sampled subpath (OSPH record): its unit's checksum, function index, block. */
 struct pp_ospblock {
@@ -102,6 +111,9 @@ struct pp_profile {
   struct pp_test *tests;
 };
 
+/* pp_unit_dense of every unit of p, its tests' included; 0 or -1 (no memory). */
+int pp_profile_dense(struct pp_profile *p);
+
 /* Whether name can name a test: 1 to 255 printable ASCII characters (space included). */
 int pp_test_name_ok(const char *name);
 
@@ -127,6 +139,15 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
 /* Reads fd from its offset to the end and parses it; fname names it in messages. */
 int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *err,
                        size_t errlen);
+
+/* pp_profile_parse and pp_profile_read_fd with flags: PP_READ_SPARSE keeps the units of sparse
+   records sparse (pp_unitrec), so that reading, merging and writing a profile back cost what it
+   holds, not the size of its units: the runtime's rewrite of a file under its lock. */
+#define PP_READ_SPARSE 1
+int pp_profile_parse_flags(const unsigned char *buf, size_t len, const char *fname, int flags,
+                           struct pp_profile *out, char *err, size_t errlen);
+int pp_profile_read_fd_flags(int fd, const char *fname, int flags, struct pp_profile *out, char *err,
+                             size_t errlen);
 
 /* Reads and parses the file at path, adding the crash dumps beside it ("<path>.crash.<pid>",
    written by a crashing program's signal handler); a missing file with crash dumps reads as
@@ -180,7 +201,8 @@ struct pp_sparse {
    each unit as the shorter of its two records. Returns 0, or -1 (no memory). */
 int pp_profile_encode_sparse(const struct pp_sparse *u, size_t n, unsigned char **buf, size_t *len);
 
-/* The canonical (dense) profile of n sparse units in any order. Returns 0, or -1 with err. */
+/* The canonical profile of n sparse units in any order, its units sparse while that is the
+   shorter. Returns 0, or -1 with err. */
 int pp_profile_from_sparse(const struct pp_sparse *u, size_t n, struct pp_profile *out, char *err,
                            size_t errlen);
 

@@ -55,6 +55,17 @@ static inline unsigned long get_u32(const unsigned char *p)
          (unsigned long)p[3] << 24;
 }
 
+/* Whether a unit of ncounters counters, k of them nonzero, is shorter sparse (k index-count
+   pairs) than dense, on disk (SPRS against UNIT) as in memory. */
+static inline int ppf_shorter_sparse(unsigned long long ncounters, unsigned long long k)
+{
+  return ncounters <= SPRS_MAX_COUNTERS && 2 * k + 1 < ncounters;
+}
+
+/* Adds src's array counters into dst's (same ncounters; either may be sparse: the sum is dense
+   when either is, else sparse while shorter). 0, or -1 when out of memory, dst unchanged. */
+int ppf_add_counters(struct pp_unitrec *dst, const struct pp_unitrec *src);
+
 /* A growing list of forests. */
 struct forests {
   struct pp_forest *v;

@@ -17,6 +17,7 @@ struct in {
   const char *fname;
   char *err;
   size_t errlen;
+  int sparse;             /* PP_READ_SPARSE: sparse records stay sparse in memory */
 };
 
 /* Checks the fixed header of the stream at `at`: magic, version, flags. */
@@ -223,15 +224,16 @@ static int check_pairs(const struct in *in, size_t at, const unsigned char *p, u
 }
 
 /* Parses the sparse unit record (SPRS) at *pos: added into the record of its unit that l has
-   already (indexed: the totals, whose sizes agree), else appended to l as a dense one. Either
-   way it costs what its pairs and hash entries cost, not its unit's size, when it is added. */
+   already (indexed: the totals, whose sizes agree), else appended to l, dense unless the reader
+   keeps sparse records sparse. Added, it costs what its pairs and hash entries cost, not its
+   unit's size, when the record there is dense or the pairs are few. */
 static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l, int indexed)
 {
   size_t at = *pos, q = at + SPRS_FIXED, e;
   unsigned long long nset, i;
   struct pp_unitrec u, *d;
-  const unsigned char *p, *pairs;
-  char msg[256];
+  const unsigned char *p;
+  char msg[256] = "";
 
   memset(&u, 0, sizeof u);
   if (in->len - at < SPRS_FIXED)
@@ -246,16 +248,22 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l, in
                     "(at most %llu)", in->fname, at, nset, u.ncounters, SPRS_MAX_COUNTERS);
   if (parse_name(in, at, &q, get_u32(in->b + at + 4), &u.name) != 0)
     return -1;
-  pairs = in->b + q;
-  if (nset > (in->len - q) / 16 || check_pairs(in, at, pairs, nset, u.ncounters) != 0) {
+  if (nset > (in->len - q) / 16 || check_pairs(in, at, in->b + q, nset, u.ncounters) != 0) {
     if (nset > (in->len - q) / 16)
       truncated(in, at);
     ppf_free_unit(&u);
     return -1;
   }
+  u.nset = nset;
+  u.idx = ppf_alloc_array(nset, sizeof *u.idx);
+  u.counters = ppf_alloc_array(nset, sizeof *u.counters);
+  for (p = in->b + q, i = 0; u.idx && u.counters && i < nset; i++, p += 16) {
+    u.idx[i] = get_u64(p);
+    u.counters[i] = get_u64(p + 8);
+  }
   q += (size_t)nset * 16;
-  if (u.nhash > (in->len - q) / 24 || !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
-    if (u.nhash > (in->len - q) / 24)
+  if (!u.idx || !u.counters || u.nhash > (in->len - q) / 24 || !(u.hash = ppf_alloc_array(u.nhash, sizeof *u.hash))) {
+    if (u.idx && u.counters && u.nhash > (in->len - q) / 24)
       truncated(in, at);
     else
       ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
@@ -272,22 +280,17 @@ static int parse_sparse(const struct in *in, size_t *pos, struct ppf_recs *l, in
   e = indexed ? rec_find(l, u.checksum) : l->n;
   if (e < l->n && l->v[e].ncounters == u.ncounters) { /* added into the unit's record */
     d = &l->v[e];
-    if (ppf_merge_rest(d, &u, msg, sizeof msg) != 0) {
+    if (ppf_merge_rest(d, &u, msg, sizeof msg) != 0 || ppf_add_counters(d, &u) != 0) {
       ppf_free_unit(&u);
-      return ppf_fail(in->err, in->errlen, "%s: %s", in->fname, msg);
+      return ppf_fail(in->err, in->errlen, "%s: %s", in->fname, msg[0] ? msg : "out of memory");
     }
-    for (p = pairs, i = 0; i < nset; i++, p += 16)
-      ppf_add_count(&d->counters[get_u64(p)], get_u64(p + 8));
     ppf_free_unit(&u);
     return 0;
   }
-  if (!(u.counters = ppf_alloc_array(u.ncounters, sizeof *u.counters))) {
+  if (!in->sparse && pp_unit_dense(&u) != 0) {
     ppf_free_unit(&u);
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   }
-  memset(u.counters, 0, (size_t)u.ncounters * sizeof *u.counters);
-  for (p = pairs, i = 0; i < nset; i++, p += 16)
-    u.counters[get_u64(p)] = get_u64(p + 8);
   if (push_indexed(l, &u, indexed) != 0)
     return ppf_fail(in->err, in->errlen, "%s: out of memory", in->fname);
   return 0;
@@ -715,6 +718,13 @@ static int parse_continuous(const struct in *in, struct ppf_recs *l)
 int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
                      struct pp_profile *out, char *err, size_t errlen)
 {
+  return pp_profile_parse_flags(buf, len, fname, 0, out, err, errlen);
+}
+
+/* The same, with PP_READ_SPARSE keeping sparse records sparse. */
+int pp_profile_parse_flags(const unsigned char *buf, size_t len, const char *fname, int flags,
+                           struct pp_profile *out, char *err, size_t errlen)
+{
   struct in in;
   struct ppf_recs l;
   struct pp_osph *osp = 0;
@@ -729,6 +739,7 @@ int pp_profile_parse(const unsigned char *buf, size_t len, const char *fname,
   in.fname = fname ? fname : "<profile>";
   in.err = err;
   in.errlen = errlen;
+  in.sparse = (flags & PP_READ_SPARSE) != 0;
   memset(&l, 0, sizeof l);
   memset(out, 0, sizeof *out);
   memset(&forests, 0, sizeof forests);
@@ -821,6 +832,13 @@ static int slurp(int fd, unsigned char **buf, size_t *len)
 int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *err,
                        size_t errlen)
 {
+  return pp_profile_read_fd_flags(fd, fname, 0, out, err, errlen);
+}
+
+/* The same, with pp_profile_parse_flags's flags. */
+int pp_profile_read_fd_flags(int fd, const char *fname, int flags, struct pp_profile *out, char *err,
+                             size_t errlen)
+{
   unsigned char *buf;
   size_t len;
   int rc;
@@ -830,7 +848,7 @@ int pp_profile_read_fd(int fd, const char *fname, struct pp_profile *out, char *
   out->osp = 0;
   if (slurp(fd, &buf, &len) != 0)
     return ppf_fail(err, errlen, "%s: cannot read: %s", fname, strerror(errno));
-  rc = pp_profile_parse(buf, pp_profile_committed(buf, len), fname, out, err, errlen);
+  rc = pp_profile_parse_flags(buf, pp_profile_committed(buf, len), fname, flags, out, err, errlen);
   free(buf);
   return rc;
 }

@@ -92,6 +92,8 @@ static void put_u64(struct out *o, unsigned long long v)
 static unsigned long long nonzero(const struct pp_unitrec *u)
 {
   unsigned long long i, k = 0;
+  if (u->idx)
+    return u->nset;
   for (i = 0; i < u->ncounters; i++)
     k += u->counters[i] != 0;
   return k;
@@ -117,13 +119,6 @@ static void put_hash(struct out *o, const struct pp_hent *h, unsigned long long 
   }
 }
 
-/* Whether a unit of ncounters counters, k of them nonzero, is shorter as SPRS (only the nonzero
-   counters, with their indices): a short run's profile is then as small as what it did. */
-static int shorter_sparse(unsigned long long ncounters, unsigned long long k)
-{
-  return ncounters <= SPRS_MAX_COUNTERS && 2 * k + 1 < ncounters;
-}
-
 /* Appends the head of a unit record (UNIT, or SPRS with its k nonzero counters) up to its
    counters: the one writer of it for whole profiles and for sparse snapshots. */
 static void put_unit_head(struct out *o, const struct pp_sparse *h, int sparse)
@@ -137,6 +132,20 @@ static void put_unit_head(struct out *o, const struct pp_sparse *h, int sparse)
   put_u64(o, h->nhash);
   put_u64(o, h->dropped);
   put_name(o, h->name);
+}
+
+/* Appends nset counters given by ascending indices idx and counts val: as (index, count) pairs,
+   or dense, ncounters of them with the zeros between. */
+static void put_counts(struct out *o, unsigned long long ncounters, unsigned long long nset,
+                       const unsigned long long *idx, const unsigned long long *val, int pairs)
+{
+  unsigned long long i, j;
+  for (i = 0; pairs && i < nset && !o->failed; i++) {
+    put_u64(o, idx[i]);
+    put_u64(o, val[i]);
+  }
+  for (i = j = 0; !pairs && i < ncounters && !o->failed; i++)
+    put_u64(o, j < nset && idx[j] == i ? val[j++] : 0);
 }
 
 /* Appends one unit record of a canonical profile, as the shorter of its two records. */
@@ -153,9 +162,12 @@ static void put_unit(struct out *o, const struct pp_unitrec *u)
   h.nhash = u->nhash;
   h.dropped = u->dropped;
   h.name = u->name;
-  sparse = shorter_sparse(u->ncounters, h.nset);
+  sparse = ppf_shorter_sparse(u->ncounters, h.nset); /* the shorter record: a short run's profile
+                                                       is as small as what it did */
   put_unit_head(o, &h, sparse);
-  for (i = 0; i < u->ncounters && !o->failed; i++) {
+  if (u->idx)
+    put_counts(o, u->ncounters, u->nset, u->idx, u->counters, sparse);
+  for (i = 0; !u->idx && i < u->ncounters && !o->failed; i++) {
     if (sparse && !u->counters[i])
       continue;
     if (sparse)
@@ -323,16 +335,10 @@ int pp_profile_encode(const struct pp_profile *p, unsigned char **buf, size_t *l
 /* Appends one sparse unit as the shorter of its records (as put_unit). */
 static void put_sparse(struct out *o, const struct pp_sparse *u)
 {
-  unsigned long long i, j;
-  int sparse = shorter_sparse(u->ncounters, u->nset);
+  int sparse = ppf_shorter_sparse(u->ncounters, u->nset);
 
   put_unit_head(o, u, sparse);
-  for (i = j = 0; sparse && i < u->nset && !o->failed; i++) {
-    put_u64(o, u->idx[i]);
-    put_u64(o, u->val[i]);
-  }
-  for (i = 0; !sparse && i < u->ncounters && !o->failed; i++) /* dense: zeros between */
-    put_u64(o, j < u->nset && u->idx[j] == i ? u->val[j++] : 0);
+  put_counts(o, u->ncounters, u->nset, u->idx, u->val, sparse);
   put_hash(o, u->hash, u->nhash);
 }
 
