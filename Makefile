@@ -59,12 +59,14 @@ lib/libpathprof.a: $(RT_O)
 	rm -f $@ && ar rcs $@ $^
 
 # The runtime pathcc links for compilers without thread-local storage (tcc, whose linker refuses
-# TLS relocations): the stack of frames in plain statics (such builds keep no frames).
-build/rt-pic/notls/partial.o: rt/core/partial.c $(RT_HEADERS)
+# TLS relocations): the stack of frames in plain statics (such builds keep no frames), the trace
+# holding signals off per line.
+NOTLS_SRC = rt/core/partial.c rt/posix/trace.c
+build/rt-pic/notls/%.o: %.c $(RT_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O2 -g -fPIC $(RT_TLS) $(RT_SAN) -DPATHPROF_FRAME_TLS=0 -Iinclude -Irt -c $< -o $@
 
-lib/libpathprof-notls.a: $(filter-out build/rt-pic/rt/core/partial.o,$(RT_O)) build/rt-pic/notls/partial.o
+lib/libpathprof-notls.a: $(filter-out $(NOTLS_SRC:%.c=build/rt-pic/%.o),$(RT_O)) $(NOTLS_SRC:%.c=build/rt-pic/notls/%.o)
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
 

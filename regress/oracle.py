@@ -97,8 +97,21 @@ def load_tables(paths):
             for st in fn.get("stops", []):
                 if len(st) > 3 and st[3] == 2:
                     func.builtin_setjmp.add(st[0])
+            func.plain = {k for k, v in func.kinds.items() if v == {"normal"}}
             funcs[(cs, i)] = func
     return funcs
+
+
+class Where:
+    """The trace line being replayed, as "file:line" when a message names it (formatted then
+    only: most lines need no message)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.lineno = 0
+
+    def __str__(self):
+        return "%s:%d" % (self.name, self.lineno)
 
 
 class Replay:
@@ -109,7 +122,8 @@ class Replay:
         self.k = k                             # --kpaths: also count n-grams of paths, n <= k
         self.ngrams = collections.Counter()    # (checksum, fn, ((blocks, end), ...)) -> count
         self.counts = collections.Counter()   # (checksum, fn, blocks tuple, 'E'|'B') -> count
-        self.edges = collections.Counter()    # (checksum, fn, src, dst, kind) -> traversals by finished paths
+        self.ends = collections.Counter()     # (checksum, fn, src, dst, kind) -> paths ended on that back or cut edge
+        self.cuts = collections.Counter()     # (checksum, fn, src, dst, "normal") -> traversals by partial paths
         self.stack = []                        # activations: [Function, current path list]
         self.partials = collections.Counter()  # (checksum, fn, blocks tuple) -> activations cut there
         self.left = {}                         # Function -> its last activation left by a noreturn call
@@ -128,13 +142,9 @@ class Replay:
     def finish(self, act, end, to=None):
         f, path, last = act[0], act[1], act[2]
         self.counts[(f.checksum, f.index, tuple(path), end)] += 1
-        for a, b in zip(path, path[1:]):
-            self.edges[(f.checksum, f.index, a, b, "normal")] += 1
-        if end == "E":
-            self.edges[(f.checksum, f.index, path[-1], EXIT, "exit")] += 1
-        else:
+        if end != "E":
             kinds = f.kinds.get((path[-1], to), set()) & {"back", "cut"}
-            self.edges[(f.checksum, f.index, path[-1], to, min(kinds) if kinds else "back")] += 1
+            self.ends[(f.checksum, f.index, path[-1], to, min(kinds) if kinds else "back")] += 1
         if self.k:
             # the activation's last k paths: every window ending with this path is one n-gram
             last.append((tuple(path), end))
@@ -178,12 +188,24 @@ class Replay:
             self.error("%s: %s: trace transition %d->%d is not a CFG edge (%s)" % (where, f.label(), prev, blk, what))
         top[1].append(blk)
 
+    def edges(self):
+        """(checksum, fn, src, dst, kind) -> traversals, from the paths counted (each distinct
+        path's edges once, times its count: cheaper than per traversal) and the partial paths."""
+        e = collections.Counter(self.cuts)
+        e.update(self.ends)
+        for (cs, fn, path, end), n in self.counts.items():
+            for a, b in zip(path, path[1:]):
+                e[(cs, fn, a, b, "normal")] += n
+            if end == "E":
+                e[(cs, fn, path[-1], EXIT, "exit")] += n
+        return e
+
     def cut(self, act, n):
         """An activation's current path counted n times as a partial path."""
         f, path = act[0], act[1]
         self.partials[(f.checksum, f.index, tuple(path))] += n
         for a, b in zip(path, path[1:]):
-            self.edges[(f.checksum, f.index, a, b, "normal")] += n
+            self.cuts[(f.checksum, f.index, a, b, "normal")] += n
 
     def resume(self, act, blk):
         """A longjmp came back to act's setjmp: its path goes on from the last block with an edge
@@ -223,12 +245,15 @@ class Replay:
             f = open(path, encoding="ascii", errors="replace")
         except OSError as e:
             raise Fail("cannot read trace %s: %s" % (path, e))
+        where = Where(os.path.basename(path))
+        good = set()  # checksums seen well-formed
+        stack = self.stack
         with f:
             for lineno, line in enumerate(f, 1):
                 w = line.split()
                 if not w:
                     continue
-                where = "%s:%d" % (os.path.basename(path), lineno)
+                where.lineno = lineno
                 try:
                     if w[0] == "B" and len(w) == 4:
                         cs, fn, blk = w[1].lower(), int(w[2]), int(w[3])
@@ -236,12 +261,21 @@ class Replay:
                         cs, fn, blk = w[1].lower(), int(w[2]), None
                     else:
                         raise ValueError
-                    if len(cs) != 16:
-                        raise ValueError
-                    int(cs, 16)
+                    if cs not in good:
+                        if len(cs) != 16:
+                            raise ValueError
+                        int(cs, 16)
+                        good.add(cs)
                 except ValueError:
                     raise Fail("%s: malformed trace line %r" % (where, line.rstrip("\n")))
                 self.events += 1
+                if blk is not None and stack:  # the common case, inline: a step of the running path
+                    top = stack[-1]
+                    f = top[0]
+                    if (f.index == fn and f.checksum == cs and 0 < blk < f.nblocks and blk != EXIT
+                            and (top[1][-1], blk) in f.plain):
+                        top[1].append(blk)
+                        continue
                 if blk is None:
                     self.leave(cs, fn, where)
                 else:
@@ -416,7 +450,7 @@ def compare_edges(funcs, replay, tables, covpath, skip):
     want = collections.defaultdict(collections.Counter)
     for f in funcs.values():  # every function is compared, executed or not
         want[edge_key(funcs, files, f.checksum, f.index)]
-    for (cs, fn, a, b, kind), n in replay.edges.items():
+    for (cs, fn, a, b, kind), n in replay.edges().items():
         want[edge_key(funcs, files, cs, fn)][(a, b, kind)] += n
     got = load_coverage_edges(covpath)
     diffs = []
@@ -499,7 +533,7 @@ def main(argv):
               % (len(open_acts), ", ".join("%s x%d" % kv for kv in sorted(names.items()))))
     want_q = collections.Counter({key: n for key, n in replay.partials.items() if n and not no_partials})
     print("# %d trace events, %d distinct paths, %d path executions%s"
-          % (replay.events, len(want), sum(want.values()), ", %d edge traversals" % sum(replay.edges.values()) if edges else ""))
+          % (replay.events, len(want), sum(want.values()), ", %d edge traversals" % sum(replay.edges().values()) if edges else ""))
     if not edges:
         problems = errors + compare(funcs, want, got) + compare_partials(funcs, want_q, got_q)
         if want_q:

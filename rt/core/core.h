@@ -4,6 +4,22 @@
 #include "unit.h"
 #include "pathprof.h"
 
+/* Thread-local where threads exist (hosted Unix builds), plain statics elsewhere; pathcc
+   declares __pathprof_sp the same way in every unit (__thread for the host, plain for other
+   targets); -DPATHPROF_FRAME_TLS=0|1 overrides (0: libpathprof-notls.a, for compilers whose
+   linker refuses TLS relocations). The runtime's thread-locals take the model the
+   compiler picks, never initial-exec: a copy of the runtime linked into a shared object would
+   take static TLS, of which glibc keeps room for a few dlopen'ed objects only. In an
+   executable the linker turns the accesses into initial- or local-exec ones (the hosted build
+   uses TLS descriptors where the compiler has them: Makefile's RT_TLS). */
+#ifndef PATHPROF_FRAME_TLS
+#if defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__)) && __STDC_HOSTED__
+#define PATHPROF_FRAME_TLS 1
+#else
+#define PATHPROF_FRAME_TLS 0
+#endif
+#endif
+
 /* On a buffer a run may never touch (a mode's pool, the trace, crash and continuous buffers):
    x86-64 ELF linkers put .lbss after every .bss, so the small state every run touches shares a
    page or two instead of sitting on the page beside each buffer (a fault each, ~1 us, in a

@@ -30,20 +30,9 @@
 #define PART_TAG 0x54524150UL /* "PART" */
 static const unsigned long long u_zero = 0;
 
-/* Thread-local where threads exist (hosted Unix builds), plain statics elsewhere; pathcc
-   declares __pathprof_sp the same way in every unit (__thread for the host, plain for other
-   targets); -DPATHPROF_FRAME_TLS=0|1 overrides. The runtime's thread-locals take the model the
-   compiler picks, never initial-exec: a copy of the runtime linked into a shared object would
-   take static TLS, of which glibc keeps room for a few dlopen'ed objects only. In an
-   executable the linker turns the accesses into initial- or local-exec ones (the hosted build
-   uses TLS descriptors where the compiler has them: Makefile's RT_TLS). */
-#ifndef PATHPROF_FRAME_TLS
-#if defined(__GNUC__) && (defined(__unix__) || defined(__APPLE__)) && __STDC_HOSTED__
-#define PATHPROF_FRAME_TLS 1
-#else
-#define PATHPROF_FRAME_TLS 0
-#endif
-#endif
+/* __pathprof_sp is thread-local where the runtime's thread-locals are (core.h's
+   PATHPROF_FRAME_TLS); pathcc declares it the same way in every unit (__thread for the host,
+   plain for other targets). */
 #if PATHPROF_FRAME_TLS
 #define TLS __thread
 #else

@@ -16,6 +16,7 @@
 #endif
 #define TRACE_BUF 65536
 #define TRACE_LINE 64 /* the longest line: "B <16 hex> <fn> <block>\n" */
+#define PENDING_BUF 4096 /* signal handlers' lines while their thread traces (about 100) */
 
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t trace_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -25,6 +26,7 @@ static const char *trace_name;
 static char buf[TRACE_BUF] PATHPROF_BIG;
 static size_t nbuf;
 static int write_failed;
+static unsigned long lost; /* signal handlers' lines there was no room for (trace_line) */
 
 /* Opens the trace log named by $PATHPROF_TRACE, once; unset means no tracing. */
 static void open_trace(void)
@@ -60,6 +62,9 @@ void __pathprof_trace_flush(void)
   pthread_mutex_unlock(&trace_mutex);
   if (failed)
     fprintf(stderr, "pathprof: %s: cannot write trace: %s\n", trace_name, strerror(errno));
+  if (__atomic_exchange_n(&lost, 0, __ATOMIC_RELAXED))
+    fprintf(stderr, "pathprof: %s: trace lines of signal handlers lost (more than %d bytes of them "
+            "while their thread was tracing)\n", trace_name, PENDING_BUF);
 }
 
 /* The crash handler's flush: no lock (the process is going down, a thread holding it will not
@@ -69,26 +74,113 @@ void __pathprof_trace_crash(void)
   drain();
 }
 
-/* One trace line with every signal held off: an instrumented signal handler that traces while
-   this thread holds the buffer would deadlock or interleave half lines. */
-static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+/* Adds the n bytes at s to the buffer (the lock held). */
+static void add(const char *s, size_t n)
+{
+  if (nbuf + n > sizeof buf)
+    drain();
+  memcpy(buf + nbuf, s, n);
+  nbuf += n;
+}
+
+/* Formats one trace line into line; returns its length. */
+static size_t format(char *line, char kind, const struct __pathprof_unit *u, unsigned long fn, long block)
+{
+  unsigned long long c = u ? u->checksum : 0ULL;
+  if (block >= 0)
+    return (size_t)snprintf(line, TRACE_LINE, "%c %016llx %lu %ld\n", kind, c, fn, block);
+  return (size_t)snprintf(line, TRACE_LINE, "%c %016llx %lu\n", kind, c, fn);
+}
+
+#if PATHPROF_FRAME_TLS
+/* Lines that instrumented signal handlers traced while their thread was inside trace_line
+   (holding the lock, maybe halfway through a line): kept per thread and added after the line
+   they interrupted, where holding signals off would have put them, without the two system
+   calls per line that holding them off costs. pending[tail..head) is not in buf yet. */
+static __thread volatile int inside;
+static __thread char pending[PENDING_BUF];
+static __thread volatile size_t head, tail;
+
+/* A handler's line while its thread is in trace_line (rare): appended to pending with signals
+   held off, so that a handler interrupting this one cannot write over it. */
+static void keep_pending(const char *line, size_t n)
 {
   sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  if (head + n <= sizeof pending) {
+    memcpy(pending + head, line, n);
+    head += n;
+  } else {
+    __atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
+/* The handlers' pending lines into the buffer (the lock held, inside set: handlers only append
+   meanwhile, and run to their end before this goes on). */
+static void flush_pending(void)
+{
+  size_t h;
+  while ((h = head) != tail) {
+    add(pending + tail, h - tail);
+    tail = h;
+  }
+}
+
+/* One trace line. A signal handler's line while its thread is in here goes to pending, which
+   this call adds after its own line; once more when one came after it let go of the lock. */
+static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+{
+  char line[TRACE_LINE];
+  size_t n = format(line, kind, u, fn, block);
+  sigset_t all, old;
+
+  pthread_once(&trace_once, open_trace);
+  if (trace_fd < 0)
+    return;
+  if (inside) {
+    keep_pending(line, n);
+    return;
+  }
+  do {
+    inside = 1;
+    pthread_mutex_lock(&trace_mutex);
+    add(line, n);
+    n = 0;
+    flush_pending();
+    pthread_mutex_unlock(&trace_mutex);
+    inside = 0;
+  } while (head != tail); /* a handler's line came after the last look (handlers that come now
+                             take the lock themselves and leave head == tail) */
+  if (head) { /* room for the next handlers, with none of them halfway through a reset */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    head = tail = 0;
+    pthread_sigmask(SIG_SETMASK, &old, 0);
+  }
+}
+
+#else
+/* One trace line with every signal held off (no thread-locals: libpathprof-notls.a): an
+   instrumented signal handler that traces while this thread holds the buffer would deadlock. */
+static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+{
+  char line[TRACE_LINE];
+  size_t n = format(line, kind, u, fn, block);
+  sigset_t all, old;
+
   pthread_once(&trace_once, open_trace);
   if (trace_fd < 0)
     return;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_mutex_lock(&trace_mutex);
-  if (nbuf + TRACE_LINE > sizeof buf)
-    drain();
-  if (block >= 0)
-    nbuf += (size_t)snprintf(buf + nbuf, TRACE_LINE, "%c %016llx %lu %ld\n", kind, u ? u->checksum : 0ULL, fn, block);
-  else
-    nbuf += (size_t)snprintf(buf + nbuf, TRACE_LINE, "%c %016llx %lu\n", kind, u ? u->checksum : 0ULL, fn);
+  add(line, n);
   pthread_mutex_unlock(&trace_mutex);
   pthread_sigmask(SIG_SETMASK, &old, 0);
 }
+#endif
 
 /* Logs that control entered block `block` of function fn (doc/formats.md section 3). */
 void __pathprof_trace_block(struct __pathprof_unit *u, unsigned long fn, unsigned long block)
