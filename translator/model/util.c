@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Out of memory is not recoverable in a compiler wrapper; say so and stop. */
 static void oom(void) {
@@ -157,6 +158,11 @@ const char *pp_base_name(const char *p) {
 bool pp_ends_with(const char *s, const char *suf) {
   size_t n = strlen(s), m = strlen(suf);
   return n >= m && !strcmp(s + n - m, suf);
+}
+
+bool pp_is_stream(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 const char *pp_profile_name(const char *arg) {

@@ -13,6 +13,10 @@ char *pp_xstrdup(const char *s);
 char *pp_xasprintf(const char *fmt, ...);
 /* Whether s ends with suf. */
 bool pp_ends_with(const char *s, const char *suf);
+/* Whether path names a device, pipe or socket (-o /dev/null, /dev/stdout): an output there is
+   written straight through, never removed or renamed over (as root, /dev/null would become a
+   regular file). */
+bool pp_is_stream(const char *path);
 /* The file name of path p without its directories (a pointer into p): reports name sources
    and units by it. */
 const char *pp_base_name(const char *p);

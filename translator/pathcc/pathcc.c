@@ -285,11 +285,10 @@ static int compile(Driver *d, const Plan *p, const char *input, bool original, c
   return compile_with(d, p, input, original, obj, errfile, NULL);
 }
 
-/* Is the output path a device or pipe (-o /dev/null in a build system's probe)? pathcc writes
-   into one but never removes it or renames a file over it: as root that would replace /dev/null. */
+/* Is the output standard output or a device or pipe (-o /dev/null in a build system's probe)?
+   pathcc writes into one but never removes it or renames a file over it (pp_is_stream). */
 static bool special_output(const char *obj) {
-  struct stat st;
-  return !strcmp(obj, "-") || (stat(obj, &st) == 0 && !S_ISREG(st.st_mode));
+  return !strcmp(obj, "-") || pp_is_stream(obj);
 }
 
 /* The instrumented unit once more without warnings (-w), into a file beside obj that replaces
@@ -553,9 +552,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   char *ifile = pp_xasprintf("%s/%zu.i", d->tmpdir, k), *ofile = pp_xasprintf("%s/%zu.pp.i", d->tmpdir, k);
   char *errfile = pp_xasprintf("%s/%zu.err", d->tmpdir, k), *perr = pp_xasprintf("%s/%zu.cpp.err", d->tmpdir, k);
   char *tables = tables_path(d, p, k, obj), *err = NULL, *key = pp_prefix_map_path(&d->maps, tables);
-  struct stat ost;
-  bool device = stat(obj, &ost) == 0 && !S_ISREG(ost.st_mode);
-  if (!selected(d, src) || device) {  /* not chosen, or output to a device: compiled as written */
+  if (!selected(d, src) || pp_is_stream(obj)) {  /* not chosen, or output to a device: compiled as written */
     int rc = compile(d, p, input, true, obj, NULL);
     free(ifile); free(ofile); free(errfile); free(perr); free(tables); free(key); free(stdin_copy);
     return rc;

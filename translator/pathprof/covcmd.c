@@ -232,8 +232,7 @@ static int write_report(const Report *r, const char *refused) {
   /* a regular file is written aside and renamed, so a reader never sees half of it; a device or
      pipe (-o /dev/null with --fail-under, -o /dev/stdout) is written straight through: renamed
      over, /dev/null would become a regular file */
-  struct stat st;
-  bool stream = stat(o->out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  bool stream = pp_is_stream(o->out);
   char *tmp = stream ? NULL : pp_xasprintf("%s.tmp.%ld", o->out, (long)getpid());
   FILE *f = fopen(stream ? o->out : tmp, "w");
   int rc = 0;
