@@ -80,6 +80,10 @@ int __pathprof_sjret(struct __pathprof_frame *, volatile void *, int, int);
 __PATHPROF_NORETURN void __pathprof__exit(int);
 __PATHPROF_NORETURN void __pathprof__Exit(int);
 __PATHPROF_NORETURN void __pathprof_quick_exit(int);
+struct sigaction;
+int __pathprof_sigaction(int, const struct sigaction *, struct sigaction *);
+void (*__pathprof_signal(int, void (*)(int)))(int);
+void (*__pathprof_sysv_signal(int, void (*)(int)))(int);
 /* pathprof:prelude-end */
 #define PATHPROF_UNIT_VERSION 1
 #define PATHPROF_UNIT_VERSION_WIDTH 2

@@ -280,6 +280,74 @@ static void install(const int *sigs, int n, const sigset_t *mask)
   pthread_sigmask(SIG_SETMASK, &before, 0);
 }
 
+/* sigaction as instrumented code calls it (pathcc renames the calls): on a signal the runtime
+   handles, its handler stands for the default action, which it ends in. A program asking sees
+   SIG_DFL where it left the default (so what it saves and puts back is what it would be without
+   us: CPython's signal module refuses to restore a handler it did not make), and setting SIG_DFL
+   keeps the handler (or puts it back). */
+int __pathprof_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+  struct sigaction cur, mine;
+  int ours, rc = 0;
+
+  if (sigismember(&handled, sig) != 1 || sigaction(sig, 0, &cur) != 0)
+    return sigaction(sig, act, old);
+  ours = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == on_signal;
+  if (act && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
+    memset(&mine, 0, sizeof mine);
+    mine.sa_handler = on_signal;
+    mine.sa_mask = handled;
+    mine.sa_flags = SA_ONSTACK;
+    rc = ours ? 0 : sigaction(sig, &mine, 0);
+  } else if (act) {
+    rc = sigaction(sig, act, 0);
+  }
+  if (rc == 0 && old && ours) {
+    memset(old, 0, sizeof *old);
+    old->sa_handler = SIG_DFL;
+  } else if (rc == 0 && old) {
+    *old = cur;
+  }
+  return rc;
+}
+
+/* signal() through __pathprof_sigaction, with the flags and mask of its flavour. */
+static void (*set_handler(int sig, void (*handler)(int), int flags, int mask_it))(int)
+{
+  struct sigaction sa, old;
+  if (handler == SIG_ERR) {
+    errno = EINVAL;
+    return SIG_ERR;
+  }
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = handler;
+  sa.sa_flags = flags;
+  sigemptyset(&sa.sa_mask);
+  if (mask_it)
+    sigaddset(&sa.sa_mask, sig);
+  return __pathprof_sigaction(sig, &sa, &old) == 0 ? old.sa_handler : SIG_ERR;
+}
+
+/* signal as instrumented code calls it: the BSD flavour (glibc's default, musl's only one). */
+void (*__pathprof_signal(int sig, void (*handler)(int)))(int)
+{
+  return sigismember(&handled, sig) == 1 ? set_handler(sig, handler, SA_RESTART, 1) : signal(sig, handler);
+}
+
+/* The System V flavour, which glibc's strict ISO and POSIX modes bind signal to: the handler
+   runs once, not held off while it runs. */
+void (*__pathprof_sysv_signal(int sig, void (*handler)(int)))(int)
+{
+  struct sigaction sa, old;
+  if (sigismember(&handled, sig) == 1)
+    return set_handler(sig, handler, SA_RESETHAND | SA_NODEFER, 0);
+  memset(&sa, 0, sizeof sa); /* as glibc's __sysv_signal */
+  sa.sa_handler = handler;
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  return handler != SIG_ERR && sigaction(sig, &sa, &old) == 0 ? old.sa_handler : (errno = EINVAL, SIG_ERR);
+}
+
 /* Installs the handlers at the first registration, as $PATHPROF_SIGNALS says, on an alternate
    stack so a stack overflow is caught too. */
 void __pathprof_crash_init(const char *path)

@@ -20,6 +20,7 @@
   X(enum CX_StorageClass, clang_Cursor_getStorageClass, (CXCursor a), (a)) \
   X(CXCursor, clang_Cursor_getVarDeclInitializer, (CXCursor a), (a)) \
   X(int, clang_Cursor_isNull, (CXCursor a), (a)) \
+  X(CXString, clang_Cursor_getMangling, (CXCursor a), (a)) \
   V(void, clang_EvalResult_dispose, (CXEvalResult a), (a)) \
   X(long long, clang_EvalResult_getAsLongLong, (CXEvalResult a), (a)) \
   X(CXEvalResultKind, clang_EvalResult_getKind, (CXEvalResult a), (a)) \
@@ -32,6 +33,7 @@
   V(void, clang_disposeTranslationUnit, (CXTranslationUnit a), (a)) \
   X(const char *, clang_getCString, (CXString a), (a)) \
   X(CXCursor, clang_getCanonicalCursor, (CXCursor a), (a)) \
+  X(CXCursor, clang_getCursorDefinition, (CXCursor a), (a)) \
   X(CXType, clang_getCanonicalType, (CXType a), (a)) \
   X(CXSourceRange, clang_getCursorExtent, (CXCursor a), (a)) \
   X(enum CXCursorKind, clang_getCursorKind, (CXCursor a), (a)) \

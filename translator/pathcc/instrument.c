@@ -271,8 +271,10 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
   }
   size_t before = u->funcs.n;
   plan(u, &f);
-  if (u->funcs.n > before)  /* dump before exec; with our host runtime, the other ways out too */
-    pp_exec_edits(c, &u->src, &u->edits, u->o->host && uses_frames(u));
+  if (u->funcs.n > before)  /* dump before exec; with our host runtime, the other ways out too,
+                               and its crash handler out of sight */
+    pp_exec_edits(c, &u->src, &u->edits, (u->o->host && uses_frames(u) ? PP_WRAP_ENDS : 0) |
+                                           (u->o->host ? PP_WRAP_SIGNALS : 0));
   return CXChildVisit_Continue;
 }
 
