@@ -77,7 +77,7 @@ if [ -f "$d/auto1.txt" ] && [ -x "$d/t-auto" ]; then
   for m in main spawn fork abort; do
     rm -f "$d/base-$m.out" "$d"/base-$m.out.crash.* "$d/.base-$m.out.crashed"
     (cd "$d" && PATHPROF_FILE=base-$m.out timeout 120 ./t-auto 4 "$ITERS" $m >base-$m.stdout 2>base-$m.stderr); rc=$?
-    [ $m = abort ] && [ $rc = 134 ] && grep -q "killed by a signal" "$d/base-$m.stderr" && rc=0 && : >"$d/base-$m.stderr"
+    [ $m = abort ] && [ $rc = 134 ] && rc=0   # the dump says nothing on stderr
     if [ $rc != 0 ] || [ -s "$d/base-$m.stderr" ] || ! pp dump --decode "$d/base-$m.out" >"$d/base-$m.txt"; then
       echo "not ok threads-auto-$m: run failed: $(head -1 "$d/base-$m.stderr")"
     elif ! why=$(python3 "$top/regress/countcmp.py" --fn=0,1 "$d/auto1.txt" "$d/base-$m.txt" 5); then
