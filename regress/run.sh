@@ -34,7 +34,7 @@ if [ "${1:-}" = --one ]; then
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log"); s=$(grep -c '^skip ' "$log")
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; echo "not ok $name: exited with status $rc" >>"$log"; fi
   echo "$p $f $s $ms $cpu" >"$RUN_RESULTS/$name"
-  [ "$f" = 0 ] || grep '^not ok ' "$log" | sed "s|^|[$name] |" >"$RUN_RESULTS/$name.failed"
+  [ "$f" = 0 ] || grep '^not ok ' "$log" | sed "s|^|[$name] |" >"$RUN_RESULTS.failed/$name"
   # one write, so lines of tests ending together do not interleave
   msg=$(grep -E '^(not ok|skip) ' "$log" | sed "s|^|[$name] |")
   printf '%s%-28s %4d ok %4d failed %7.1f s %7.1f s CPU\n' "${msg:+$msg
@@ -46,6 +46,7 @@ t_start=$(now_ms)
 jobs=${JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 # this run's counts and times (other runs may share the tree)
 RUN_RESULTS=$(mktemp -d "$out/.results.XXXXXX") || exit 1
+mkdir "$RUN_RESULTS.failed" || exit 1   # each failing test's "not ok" lines, to repeat at the end
 export RUN_RESULTS
 
 # apt-get through a lock for the run (the tests install what they miss, as root)
@@ -75,7 +76,6 @@ awk 'FILENAME != ARGV[3] { if ($1 !~ /^#/ && NF >= 2) ms[$1] = $2; next } { prin
 # Totals, the times kept for the next run's order, and the ten slowest
 pass=0; fail=0; skip=0
 for r in "$RUN_RESULTS/"*; do
-  case "$r" in *.failed) continue;; esac
   [ -f "$r" ] || continue
   read -r p f s ms cpu <"$r"
   echo "${r##*/} $ms $cpu"
@@ -83,14 +83,13 @@ done >"$RUN_RESULTS.times"
 awk 'FILENAME == ARGV[1] { new[$1] = $2; next } !($1 in new) { print } END { for (n in new) print n, new[n] }' \
   "$RUN_RESULTS.times" "$out/times.txt" | cut -d' ' -f1,2 | sort >"$RUN_RESULTS.all" && mv "$RUN_RESULTS.all" "$out/times.txt"
 for r in "$RUN_RESULTS/"*; do
-  case "$r" in *.failed) continue;; esac
   [ -f "$r" ] || continue
   read -r p f s ms cpu <"$r"; pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
 # every failure again at the end, where a log's tail (a CI summary) shows it
-cat "$RUN_RESULTS/"*.failed 2>/dev/null | head -40
+cat "$RUN_RESULTS.failed/"* 2>/dev/null | head -40
 echo "slowest tests ($jobs at a time, $(( ($(now_ms) - t_start) / 1000 )) s in all):"
 sort -k2,2nr "$RUN_RESULTS.times" | head -10 | awk '{ printf "  %-28s %7.1f s %7.1f s CPU\n", $1, $2 / 1000, $3 }'
-rm -rf "$RUN_RESULTS" "$RUN_RESULTS.times" "$RUN_RESULTS.list"
+rm -rf "$RUN_RESULTS" "$RUN_RESULTS.failed" "$RUN_RESULTS.times" "$RUN_RESULTS.list"
 if [ "$skip" -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
 [ "$fail" = 0 ]

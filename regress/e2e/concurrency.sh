@@ -5,7 +5,7 @@ e2e_name=concurrency
 . "$top/regress/private.sh"
 d=$E2E_DIR
 N=16
-if [ -n "${REGRESS_FULL:-}" ]; then ROUNDS=${ROUNDS:-20}; else ROUNDS=${ROUNDS:-3}; fi
+ROUNDS=${ROUNDS:-$(sized 3 20)}
 if ! (cd "$d" && "$top/bin/pathcc" gcc -std=c99 -O2 -o prog "$top/samples/recursion.c") >"$d/build.log" 2>&1; then
   echo "not ok concurrency-build: $(head -1 "$d/build.log")"
   exit 0

@@ -30,5 +30,5 @@ for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
     rm -f "$d/trace.txt"
   done
 done
-seeds=$(seq 101 110); [ -n "${REGRESS_FULL:-}" ] && seeds=$(seq 101 130)
+seeds=$(seq 101 "$(sized 110 130)")
 FUZZ_SEEDS="$seeds" FUZZ_FLAGS=--decisions=conditions sh "$top/regress/e2e/fuzz.sh" | sed 's/^\(not \)\{0,1\}ok /&conditions /'

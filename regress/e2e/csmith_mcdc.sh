@@ -18,7 +18,7 @@ need csmith:csmith clang-19:clang-19 llvm-cov-19:llvm-19 llvm-profdata-19:llvm-1
 inc=
 for h in /usr/include/csmith/csmith.h /usr/include/csmith-*/csmith.h; do [ -f "$h" ] && inc=$(dirname "$h"); done
 [ -n "$inc" ] || need csmith.h-missing:libcsmith-dev
-want=${CSMITH_MCDC_COUNT:-$([ -n "${REGRESS_FULL:-}" ] && echo 50 || echo 10)}
+want=${CSMITH_MCDC_COUNT:-$(sized 10 50)}
 opts="--quiet --max-funcs 4 --max-block-depth 3 --max-expr-complexity 5"
 used=0 seed=0 skipped=0
 while [ "$used" -lt "$want" ] && [ "$seed" -lt $((want * 4)) ]; do

@@ -86,7 +86,7 @@ for src in "$top"/samples/*.c "$top"/regress/cases/*.c; do
   one "$(basename "$src" .c)" "-std=gnu11 -O0" "$src"
 done
 one demo "-std=c99 -O2" "$top"/samples/demo/*.c
-seeds=$(seq 1 2); [ -n "${REGRESS_FULL:-}" ] && seeds=$(seq 1 8)
+seeds=$(seq 1 "$(sized 2 8)")
 for seed in ${EDGE_SEEDS:-$seeds}; do
   python3 "$top/regress/gen.py" "$seed" "$out/gen$seed.c" || { echo "not ok edge gen$seed: gen.py failed"; continue; }
   one "gen$seed" "-std=c99 -O2" "$out/gen$seed.c"

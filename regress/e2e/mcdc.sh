@@ -34,7 +34,7 @@ else echo "not ok mcdc kpath equals path: the MC/DC reports differ"; fi
 need clang-19:clang-19 llvm-cov-19:llvm-19 llvm-profdata-19:llvm-19
 # large decisions: random &&/||/! trees of 8, 16 and 64 conditions over bits of random inputs (make
 # check); 8, 24 and 64 with REGRESS_FULL (llvm-cov export takes about two minutes over those)
-sizes="8 16 64"; [ -n "${REGRESS_FULL:-}" ] && sizes="8 24 64"
+sizes=$(sized "8 16 64" "8 24 64")
 python3 - $sizes >"$out/bigdec.c" <<'PY'
 import random, sys
 sizes = [int(a) for a in sys.argv[1:]]

@@ -108,7 +108,7 @@ c=$d/c3.out; rm -f "$d/go"
 same cont-killed "$c" 3
 
 # 64 writers, some SIGKILLed at random moments: every finished one's counts, nothing left behind
-rounds=2; [ -n "${REGRESS_FULL:-}" ] && rounds=20
+rounds=$(sized 2 20)
 (cd "$d" && PATHPROF_FILE=$d/stress1.out ./prog stress && pp dump --decode stress1.out >stress1.txt)
 s=$d/stress.out; kills=0; r=0
 while [ $r -lt $rounds ]; do
@@ -205,7 +205,7 @@ else
 fi
 
 # tables changed after pathcc wrote them are refused, naming the file
-n=300; [ -n "${REGRESS_FULL:-}" ] && n=1500
+n=$(sized 300 1500)
 python3 - "$d/prog-survive_prog.pp.json" "$top/bin/pathprof" "$n" "$d" <<'PY'
 import json, random, subprocess, sys, shutil
 src, pathprof, n, d = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

@@ -5,7 +5,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 e2e_name=threads
 . "$top/regress/private.sh"
 d=$E2E_DIR
-if [ -n "${REGRESS_FULL:-}" ]; then ROUNDS=${ROUNDS:-20}; ITERS=${ITERS:-1000000}; else ROUNDS=${ROUNDS:-2}; ITERS=${ITERS:-200000}; fi
+ROUNDS=${ROUNDS:-$(sized 2 20)} ITERS=${ITERS:-$(sized 200000 1000000)}
 T=8
 pp() { "$top/bin/pathprof" "$@"; }
 for u in single atomic prefer-atomic default; do
