@@ -15,6 +15,7 @@ cd "$out" || exit 1
 python3 - <<'PY'
 with open('big.c', 'w') as f:
     f.write('#include <stdio.h>\n#include <stdlib.h>\n#ifdef THREADS\n#include <pthread.h>\n#endif\n'
+            '#ifdef FORKS\n#include <sys/wait.h>\n#include <unistd.h>\n#endif\n'
             '/* 22 ifs in a row: 2^22 paths, one per value of the low 22 bits of x */\n'
             'static unsigned long step(unsigned long x) {\n  unsigned long s = 0;\n')
     for i in range(22):
@@ -42,6 +43,13 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 4; k++) { void *v; pthread_join(th[k], &v); t += (unsigned long)v; }
 #else
   t = (unsigned long)work(0);
+#endif
+#ifdef FORKS
+  for (int k = 0; k < FORKS; k++) { /* children that end at once (an exec's fork, say) */
+    pid_t p = fork();
+    if (p == 0) _exit(0);
+    if (p > 0) waitpid(p, 0, 0);
+  }
 #endif
   printf("%lu\\n", t);
   return 0;
@@ -146,6 +154,15 @@ mkdir -p short && (cd short && "$top/bin/pathcc" gcc -O2 -o prog ../big.c) && {
     p=$(faults ./tplain 10) i=$(PATHPROF_FILE=$out/short/tprof faults short/tprog 10)
     if [ -s short/tprof ] && [ "$i" -le $((p + 400)) ]; then echo "ok bigfunc short run, 4 threads: $i minor faults (plain $p)"
     else echo "not ok bigfunc short run, 4 threads: $i minor faults (plain $p; each shard is 8192 pages)"; fi
+  }
+  # (e) 20 forks whose children end at once: a child starts from zero without reading or copying
+  # the big array's pages (its parent's are dropped, not cleared) and writes its own counts
+  $CC -O2 -DFORKS=20 -o fplain big.c && (cd short && "$top/bin/pathcc" gcc -O2 -DFORKS=20 -o fprog ../big.c) && {
+    rm -f short/fprof
+    p=$(faults ./fplain 10) i=$(PATHPROF_FILE=$out/short/fprof faults short/fprog 10)
+    ends=$("$top/bin/pathprof" dump --decode short/fprof 2>/dev/null | awk '$1 == "P" && $3 == 0 { s += $4 } END { print s + 0 }')
+    if [ "$ends" = 10 ] && [ "$i" -le $((p + 20 * 150)) ]; then echo "ok bigfunc forks: $i minor faults for 21 processes (plain $p), step counted 10 times"
+    else echo "not ok bigfunc forks: $i minor faults for 21 processes (plain $p; the array is 8192 pages), step counted $ends times (want 10)"; fi
   }
   # (d) the file rewritten whole under its lock (each other program brings a unit it lacks)
   # reads, merges and writes the big unit as the pairs it holds: each exit faults as the plain

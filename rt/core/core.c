@@ -303,7 +303,9 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
-    for (i = 0; i < u->ncounters; i++) /* only counters that count: a zero page stays unwritten */
+    if (u->counters && (!width_view(u) || width_view(u)->counter_bits != 32))
+      __pathprof_backend_zero(u);
+    for (i = 0; !u->counters && i < u->ncounters; i++) /* 32-bit: only counters that count */
       if (__pathprof_counter_get(u, i))
         __pathprof_counter_set(u, i, 0);
     for (i = 0; (e = __pathprof_hash_entry(u, i)); i++) /* keys and ids stay: inline caches point at them */

@@ -5,6 +5,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define DROP_MIN 262144 /* bytes of counts from which zeroing drops their whole pages */
 
 /* Each thread counts a unit's array paths in memory only it writes, found through the unit's
    thread-local pointer (read once per activation); no atomic operation on the counting path. The
@@ -226,16 +230,47 @@ void __pathprof_crash_sync(void)
     fold_shard(s);
 }
 
+/* Zeroes the nonzero counts of c[i..end): a zero is only read (its page stays unwritten). */
+static void zero_run(void *ctx, unsigned long i, unsigned long end)
+{
+  unsigned long long *c = ctx;
+  for (; i < end; i++)
+    if (__atomic_load_n(&c[i], __ATOMIC_RELAXED))
+      __atomic_store_n(&c[i], 0, __ATOMIC_RELAXED);
+}
+
+/* Zeroes the n counts at c, reading only the pages the process wrote; private anonymous memory
+   of DROP_MIN bytes or more (never a continuous file's mapping, nor a page it shares with
+   other data) has its whole pages dropped instead, which then read as zeros: no page is copied
+   (a fork's child shares its parent's) or cleared. */
+static void zero_counts(unsigned long long *c, unsigned long n, int anonymous)
+{
+  long pg = sysconf(_SC_PAGESIZE);
+  unsigned long a = (unsigned long)c, page = pg > 0 ? (unsigned long)pg : 4096;
+  unsigned long lo = (a + page - 1) / page * page, hi = (a + n * sizeof *c) / page * page;
+
+  if (anonymous && n * sizeof *c >= DROP_MIN && hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0) {
+    __pathprof_written_runs(c, (lo - a) / sizeof *c, zero_run, c);
+    c += (hi - a) / sizeof *c;
+    __pathprof_written_runs(c, n - (hi - a) / sizeof *c, zero_run, c);
+    return;
+  }
+  __pathprof_written_runs(c, n, zero_run, c);
+}
+
+/* See core.h. */
+void __pathprof_backend_zero(struct __pathprof_unit *u)
+{
+  zero_counts(u->counters, u->ncounters, !__pathprof_cont_mapped(u));
+}
+
 /* pathprof_reset: every shard, live or retired, is zeroed. */
 void __pathprof_backend_reset(void)
 {
   struct shard *s;
-  unsigned long i;
   pthread_mutex_lock(&shard_mutex);
   for (s = shards; s; s = s->next)
-    for (i = 0; i < s->u->ncounters; i++)
-      if (__atomic_load_n(&s->c[i], __ATOMIC_RELAXED)) /* zeros stay unwritten (move_counts) */
-        __atomic_store_n(&s->c[i], 0, __ATOMIC_RELAXED);
+    zero_counts(s->c, s->u->ncounters, 1);
   pthread_mutex_unlock(&shard_mutex);
 }
 
