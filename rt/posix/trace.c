@@ -92,8 +92,16 @@ static size_t format(char *line, char kind, const struct __pathprof_unit *u, uns
   return (size_t)snprintf(line, TRACE_LINE, "%c %016llx %lu\n", kind, c, fn);
 }
 
+/* Holds every signal off in this thread; *old gets the mask to put back. */
+static void hold_signals(sigset_t *old)
+{
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, old);
+}
+
 #if PATHPROF_FRAME_TLS
-/* Lines that instrumented signal handlers traced while their thread was inside trace_line
+/* Lines that instrumented signal handlers traced while their thread was inside put_line
    (holding the lock, maybe halfway through a line): kept per thread and added after the line
    they interrupted, where holding signals off would have put them, without the two system
    calls per line that holding them off costs. pending[tail..head) is not in buf yet. */
@@ -101,13 +109,12 @@ static __thread volatile int inside;
 static __thread char pending[PENDING_BUF];
 static __thread volatile size_t head, tail;
 
-/* A handler's line while its thread is in trace_line (rare): appended to pending with signals
+/* A handler's line while its thread is in put_line (rare): appended to pending with signals
    held off, so that a handler interrupting this one cannot write over it. */
 static void keep_pending(const char *line, size_t n)
 {
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
+  sigset_t old;
+  hold_signals(&old);
   if (head + n <= sizeof pending) {
     memcpy(pending + head, line, n);
     head += n;
@@ -128,17 +135,13 @@ static void flush_pending(void)
   }
 }
 
-/* One trace line. A signal handler's line while its thread is in here goes to pending, which
-   this call adds after its own line; once more when one came after it let go of the lock. */
-static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+/* Puts one line in the buffer. A signal handler's line while its thread is in here goes to
+   pending, which this call adds after its own line; once more when one came after it let go
+   of the lock. */
+static void put_line(const char *line, size_t n)
 {
-  char line[TRACE_LINE];
-  size_t n = format(line, kind, u, fn, block);
-  sigset_t all, old;
+  sigset_t old;
 
-  pthread_once(&trace_once, open_trace);
-  if (trace_fd < 0)
-    return;
   if (inside) {
     keep_pending(line, n);
     return;
@@ -154,33 +157,36 @@ static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, l
   } while (head != tail); /* a handler's line came after the last look (handlers that come now
                              take the lock themselves and leave head == tail) */
   if (head) { /* room for the next handlers, with none of them halfway through a reset */
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    hold_signals(&old);
     head = tail = 0;
     pthread_sigmask(SIG_SETMASK, &old, 0);
   }
 }
 
 #else
-/* One trace line with every signal held off (no thread-locals: libpathprof-notls.a): an
-   instrumented signal handler that traces while this thread holds the buffer would deadlock. */
-static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+/* Puts one line in the buffer with every signal held off (no thread-locals:
+   libpathprof-notls.a): an instrumented signal handler that traced while this thread held the
+   lock would deadlock. */
+static void put_line(const char *line, size_t n)
 {
-  char line[TRACE_LINE];
-  size_t n = format(line, kind, u, fn, block);
-  sigset_t all, old;
-
-  pthread_once(&trace_once, open_trace);
-  if (trace_fd < 0)
-    return;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
+  sigset_t old;
+  hold_signals(&old);
   pthread_mutex_lock(&trace_mutex);
   add(line, n);
   pthread_mutex_unlock(&trace_mutex);
   pthread_sigmask(SIG_SETMASK, &old, 0);
 }
 #endif
+
+/* One trace line, when there is a trace. */
+static void trace_line(char kind, struct __pathprof_unit *u, unsigned long fn, long block)
+{
+  char line[TRACE_LINE];
+  size_t n = format(line, kind, u, fn, block);
+  pthread_once(&trace_once, open_trace);
+  if (trace_fd >= 0)
+    put_line(line, n);
+}
 
 /* Logs that control entered block `block` of function fn (doc/formats.md section 3). */
 void __pathprof_trace_block(struct __pathprof_unit *u, unsigned long fn, unsigned long block)
