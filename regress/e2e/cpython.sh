@@ -69,7 +69,7 @@ tests() {
 }
 
 cpu() { awk '{ printf "%.1f", $2 + $3 }' "$@"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 masq="$out/masq"
 rm -rf "$masq" && "$top/bin/pathcc" --masquerade="$masq" >/dev/null || { echo "not ok cpython masquerade: pathcc --masquerade failed"; exit 0; }
