@@ -28,7 +28,7 @@ static const char *action(int sig)
 
 int main(void)
 {
-  static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGABRT, SIGUSR2, SIGALRM };
+  const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGABRT, SIGUSR2, SIGALRM };
   struct sigaction saved, mine;
   void (*before)(int);
   unsigned i;
