@@ -801,6 +801,7 @@ void pp_func_free(PPFunc *f) {
   pp_graph_free(&f->g);
   VEC_FREE(f->sites);
   VEC_FREE(f->braces);
+  VEC_FREE(f->seqs);
   for (size_t i = 0; i < f->calls.n; i++) free(f->calls.v[i].callee);
   VEC_FREE(f->calls);
   VEC_FREE(f->inits);

@@ -29,6 +29,12 @@ typedef struct {
 
 typedef struct { unsigned open, close; int lvl; } PPBrace;
 
+/* Two operands of one operator that both hold decisions ((a && b) > (c && d)), whose order C
+   leaves open: the rewrite takes the first, a && or || (an int), into a temporary first,
+   `(t = (A), t OP B)`, so the graph may walk A's decision before B's. [a, a_end): A; end: the
+   end of the whole expression. */
+typedef struct { unsigned a, a_end, end; } PPSeq;
+
 /* A call the activation may stop in (exit in a callee, longjmp, a fault...): before it runs,
    the frame records its site (its index in PPFunc.calls plus 1) and the path register, when
    the call is marked (pathcc decides that once the unit's functions are known). */
@@ -62,6 +68,7 @@ typedef struct {
   PPGraph g;
   VEC(PPSite) sites;
   VEC(PPBrace) braces;     /* braces added around non-compound sub-statements */
+  VEC(PPSeq) seqs;         /* operands the rewrite puts in order, outermost first */
   unsigned body_open;      /* offset just after the body's '{' */
   bool calls_setjmp;       /* the path register must be volatile */
   bool framed;             /* edge mode: its splits could not be placed, it keeps frames */

@@ -566,9 +566,19 @@ static void record_cond(Builder *b, CXCursor e, int t, int f, int st, int sf) {
 
 static void cond_sym(Builder *b, CXCursor e, int t, int f, int st, int sf);
 
+/* Is e, inside any parentheses, a && or || that is a decision (a value of type int)? */
+static bool logical(Builder *b, CXCursor e) {
+  Kids k;
+  Op op = value_op(b, e, &k);
+  bool yes = op == OP_AND || op == OP_OR || (op == OP_PAREN && logical(b, k.v[0]));
+  VEC_FREE(k);
+  return yes;
+}
+
 /* Walks an expression in evaluation order, turning &&, || and ?: into blocks and edges.
    Operands of other operators are unsequenced, so when more than one holds decisions the
-   compiler may run them in any order and the node stays whole. A && or || here is a value
+   compiler may run them in any order and the node stays whole, unless the rewrite puts them in
+   order (PPSeq: two operands, the first a && or ||). A && or || here is a value
    (x = a && b): a decision of its own, as GCC and clang count it; so is a ?:'s condition. */
 void cfg_expr_flow(Builder *b, CXCursor e) {
   Kids k;
@@ -615,8 +625,16 @@ void cfg_expr_flow(Builder *b, CXCursor e) {
       if (cfg_has_flow(b, k.v[i], false) && (flow < 0 || (!cfg_has_flow(b, k.v[flow], true) && cfg_has_flow(b, k.v[i], true))))
         flow = (int)i;
     }
-    if (flow >= 0) cfg_expr_flow(b, k.v[flow]);
-    else if (count == 1) cfg_expr_flow(b, k.v[with]);
+    if (flow >= 0) {
+      cfg_expr_flow(b, k.v[flow]);
+    } else if (count == 1) {
+      cfg_expr_flow(b, k.v[with]);
+    } else if (count == 2 && k.n == 2 && kind(e) == CXCursor_BinaryOperator && logical(b, k.v[0])) {
+      PPSeq s = { start_of(k.v[0]), end_of(k.v[0]), end_of(e) };  /* rewritten (t = (A), t OP B) */
+      VEC_PUSH(b->f->seqs, s);
+      cfg_expr_flow(b, k.v[0]);
+      cfg_expr_flow(b, k.v[1]);
+    }
   }
   VEC_FREE(k);
 }

@@ -696,6 +696,14 @@ int pp_rewrite_function(PPEdits *ed, const PPFunc *f, const PPLayout *lay, const
                    any code at this offset, even the count that closes an empty body (`{}`) */
     ranked(ed, f->body_open, SIDE_CLOSE, (1 << 30) + 1,
            pp_xasprintf(" %sunsigned long long *" B " = __pathprof_g();", lay->ext));
+  for (size_t i = 0; i < f->seqs.n; i++) {  /* inside a condition's wrap, outside a call's */
+    const PPSeq *s = &f->seqs.v[i];
+    int rank = (1 << 28) + (int)i;           /* an inner one ending with its outer closes first */
+    ranked(ed, s->a, SIDE_OPEN, rank, pp_xasprintf("(__pathprof_s%zu = (", i));
+    ranked(ed, s->a_end, SIDE_CLOSE, rank, pp_xasprintf("), __pathprof_s%zu", i));
+    ranked(ed, s->end, SIDE_CLOSE, rank, pp_xstrdup(")"));
+    edit(ed, f->body_open, SIDE_OPEN, 0, true, pp_xasprintf(" int __pathprof_s%zu;", i));
+  }
   if (g.uses_r)
     edit(ed, f->body_open, SIDE_OPEN, 0, true,
          pp_xasprintf(" %s%sunsigned %s " R " = 0;", lay->wide ? lay->ext : "", f->calls_setjmp ? "volatile " : "",
