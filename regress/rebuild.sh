@@ -36,9 +36,9 @@ build_one() {  # pkg how srcdir
   start=$(date +%s)
   if [ "$2" = pathcc ]; then
     (cd "$w/src" && PATH="$masq:$PATH" PATHPROF_FILE="$w/profile.out" DEB_BUILD_OPTIONS="parallel=$jobs" \
-       timeout "$limit" dpkg-buildpackage -b -uc -us -d) >"$w/build.log" 2>&1
+       timeout "$limit" dpkg-buildpackage -B -uc -us -d) >"$w/build.log" 2>&1
   else
-    (cd "$w/src" && DEB_BUILD_OPTIONS="parallel=$jobs" timeout "$limit" dpkg-buildpackage -b -uc -us -d) >"$w/build.log" 2>&1
+    (cd "$w/src" && DEB_BUILD_OPTIONS="parallel=$jobs" timeout "$limit" dpkg-buildpackage -B -uc -us -d) >"$w/build.log" 2>&1
   fi
   echo $? >"$w/rc"
   echo $(( $(date +%s) - start )) >"$w/seconds"
