@@ -494,11 +494,19 @@ static unsigned counter_bits(Driver *d, const char *src) {
   return 64;
 }
 
-/* kpath and osp units share per-thread state with the host runtime (thread-local storage); a
-   compiler with neither __thread nor _Thread_local (tcc, whose linker also refuses the runtime's
-   TLS relocations) cannot build them. Returns why (the caller's to free), or NULL. */
+/* Why a unit cannot be instrumented for this compiler (the caller's to free), or NULL. A hosted
+   target other than the runtime's (gcc -m32 on x86-64, as Debian's zlib builds its 32-bit
+   library) has no runtime to link unless $PATHCC_RUNTIME names one: its link would fail on the
+   units' references to it. (A bare-metal target, os=none, links the freestanding runtime its
+   build names.) kpath and osp units share per-thread state with the host runtime
+   (thread-local storage); a compiler with neither __thread nor _Thread_local (tcc, whose linker
+   also refuses the runtime's TLS relocations) cannot build them. */
 static char *mode_unsupported(Driver *d) {
   const PPCompiler *c = compiler(d, false);
+  const char *rt = getenv("PATHCC_RUNTIME");
+  if (!c->host && !strstr(c->target, "os=none") && !(rt && *rt))
+    return pp_xasprintf("no pathprof runtime for %s, a hosted target other than %s: set PATHCC_RUNTIME to one "
+                        "built for it", c->target, pp_cc_host_target());
   if ((d->opt.mode != PP_MODE_KPATH && d->opt.mode != PP_MODE_OSP) || !c->host || !pp_cc_no_tls(c)) return NULL;
   return pp_xasprintf("--mode=%s needs thread-local storage, which this compiler does not have",
                       d->opt.mode == PP_MODE_KPATH ? "kpath" : "osp");
