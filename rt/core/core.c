@@ -303,7 +303,7 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *))
   for (u = __pathprof_first(); u; u = __pathprof_next(u)) {
     if (keep && !keep(u))
       continue;
-    if (u->counters && (!width_view(u) || width_view(u)->counter_bits != 32))
+    if (u->counters) /* 64-bit */
       __pathprof_backend_zero(u);
     for (i = 0; !u->counters && i < u->ncounters; i++) /* 32-bit: only counters that count */
       if (__pathprof_counter_get(u, i))

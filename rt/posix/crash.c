@@ -338,14 +338,7 @@ void (*__pathprof_signal(int sig, void (*handler)(int)))(int)
    runs once, not held off while it runs. */
 void (*__pathprof_sysv_signal(int sig, void (*handler)(int)))(int)
 {
-  struct sigaction sa, old;
-  if (sigismember(&handled, sig) == 1)
-    return set_handler(sig, handler, SA_RESETHAND | SA_NODEFER, 0);
-  memset(&sa, 0, sizeof sa); /* as glibc's __sysv_signal */
-  sa.sa_handler = handler;
-  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  return handler != SIG_ERR && sigaction(sig, &sa, &old) == 0 ? old.sa_handler : (errno = EINVAL, SIG_ERR);
+  return set_handler(sig, handler, SA_RESETHAND | SA_NODEFER, 0); /* glibc's __sysv_signal's flags */
 }
 
 /* Installs the handlers at the first registration, as $PATHPROF_SIGNALS says, on an alternate

@@ -385,8 +385,12 @@ static int save_forests(const char *path, const struct pp_profile *p, char **nam
 static int merge_continuous(int fd, const char *path, struct pp_profile *p, char *err, size_t errlen)
 {
   char *name = 0;
-  int rc = pp_profile_dense(p) != 0 ? (snprintf(err, errlen, "%s: out of memory", path), -1) /* regions are dense */
-           : p->nforests ? save_forests(path, p, &name, err, errlen) : 0;
+  int rc = 0;
+
+  if (pp_profile_dense(p) != 0) /* the regions are dense */
+    return snprintf(err, errlen, "%s: out of memory", path), -1;
+  if (p->nforests)
+    rc = save_forests(path, p, &name, err, errlen);
 
   if (rc == 0 && (rc = __pathprof_cont_add_file(fd, path, p, err, errlen)) != 0 && name)
     unlink(name);

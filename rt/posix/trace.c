@@ -26,7 +26,7 @@ static const char *trace_name;
 static char buf[TRACE_BUF] PATHPROF_BIG;
 static size_t nbuf;
 static int write_failed;
-static unsigned long lost; /* signal handlers' lines there was no room for (trace_line) */
+static unsigned long lost; /* signal handlers' lines there was no room for (keep_pending) */
 
 /* Opens the trace log named by $PATHPROF_TRACE, once; unset means no tracing. */
 static void open_trace(void)

@@ -501,7 +501,7 @@ static unsigned counter_bits(Driver *d, const char *src) {
    build names.) kpath and osp units share per-thread state with the host runtime
    (thread-local storage); a compiler with neither __thread nor _Thread_local (tcc, whose linker
    also refuses the runtime's TLS relocations) cannot build them. */
-static char *mode_unsupported(Driver *d) {
+static char *unsupported(Driver *d) {
   const PPCompiler *c = compiler(d, false);
   const char *rt = getenv("PATHCC_RUNTIME");
   if (!c->host && !strstr(c->target, "os=none") && !(rt && *rt))
@@ -566,7 +566,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     return rc;
   }
   int rc;
-  char *cannot = mode_unsupported(d);
+  char *cannot = unsupported(d);
   if (cannot) {  /* the mode's runtime cannot link with this compiler's objects: the source as it is */
     rc = as_written(d, p, src, input, obj, errfile, cannot);
     free(cannot);
