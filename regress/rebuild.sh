@@ -67,11 +67,16 @@ row() {  # pkg system
   echo "| $1 | $2 | $prc | $qrc | $verdict | $(warnings "$p/build.log") | $(warnings "$q/build.log") | $(pathcc_notes "$q/build.log") | ${funcs:--} | $dropped | $ratio |"
 }
 
-table="$d/table.md"
-{
-  echo "| package | build | plain rc | pathcc rc | verdict | warnings plain | warnings pathcc | pathcc notes | functions | dropped lines | time ratio |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
-} >"$table"
+# The table lists every package of the sample that has a row, in the sample's order: runs over
+# parts of the sample (or a rerun of one package) add up to one table.
+write_table() {
+  {
+    echo "| package | build | plain rc | pathcc rc | verdict | warnings plain | warnings pathcc | pathcc notes | functions | dropped lines | time ratio |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    for p in $(grep -v '^#' "$list" | awk 'NF { print $1 }'); do cat "$d/$p/row" 2>/dev/null; done
+  } >"$d/table.md"
+}
+
 pass=0; fail=0; skip=0
 for pkg in $pkgs; do
   system=$(awk -v p="$pkg" '$1 == p { print $2 }' "$list"); system=${system:-?}
@@ -82,13 +87,14 @@ for pkg in $pkgs; do
   build_one "$pkg" plain "$src"
   build_one "$pkg" pathcc "$src"
   r=$(row "$pkg" "$system")
-  echo "$r" >>"$table"
+  echo "$r" >"$d/$pkg/row"
+  write_table
   case "$r" in
     *"| same |"*|*"| both fail |"*) echo "ok rebuild $pkg"; pass=$((pass + 1)) ;;
     *) echo "not ok rebuild $pkg: $(echo "$r" | cut -d'|' -f6) (logs in $d/$pkg)"; fail=$((fail + 1)) ;;
   esac
   [ -n "${REBUILD_KEEP:-}" ] || rm -rf "$d/$pkg/plain/src" "$d/$pkg/pathcc/src"
 done
-cat "$table"
+cat "$d/table.md"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
