@@ -91,13 +91,19 @@ demo: deps all
 	sh samples/demo.sh
 
 # make install also makes $(PREFIX)/lib/pathprof/bin, the masquerade directory (links gcc, cc,
-# clang, c99 and the installed cross compilers' names -> ../../../bin/pathcc) to put first in PATH
+# clang, c99 and the installed cross compilers' names -> ../../../bin/pathcc) to put first in PATH,
+# and puts the hosted runtime's sources in $(PREFIX)/share/pathprof/rt, from which pathcc builds
+# the runtime for a hosted target other than the host's (gcc -m32) on first use
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 bin/pathcc bin/pathprof $(DESTDIR)$(PREFIX)/bin
 	$(DESTDIR)$(PREFIX)/bin/pathcc --masquerade=$(DESTDIR)$(PREFIX)/lib/pathprof/bin >/dev/null
 	install -m 644 lib/libpathprof.a lib/libpathprof-notls.a $(DESTDIR)$(PREFIX)/lib
 	install -m 644 include/pathprof.h $(DESTDIR)$(PREFIX)/include
+	for d in core posix profile; do \
+	  install -d $(DESTDIR)$(PREFIX)/share/pathprof/rt/$$d && \
+	  install -m 644 rt/$$d/*.c rt/$$d/*.h $(DESTDIR)$(PREFIX)/share/pathprof/rt/$$d || exit 1; \
+	done
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 doc/pathcc.1 doc/pathprof.1 $(DESTDIR)$(PREFIX)/share/man/man1
 

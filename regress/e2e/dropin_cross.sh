@@ -5,19 +5,6 @@
 # Installs gcc-arm-none-eabi when missing (as root).
 NAME=cross
 . "$(dirname "$0")/../dropin-lib.sh"
-# a hosted target other than the host's, with no runtime for it (gcc -m32, as Debian's zlib
-# builds its 32-bit library): its units compiled as written with one warning, so the link
-# works; PATHCC_RUNTIME naming a runtime for it keeps the instrumentation
-m32="$d/m32"; mkdir -p "$m32"
-printf 'int twice(int x) { return x > 0 ? 2 * x : 0; }\nint main(void) { return twice(0); }\n' >"$m32/m.c"
-if ! gcc -m32 -o "$m32/plain" "$m32/m.c" >/dev/null 2>&1; then skip m32 "gcc -m32 does not link here (gcc-multilib)"
-elif (cd "$m32" && "$P" gcc -m32 -o prog m.c) >"$m32/log" 2>&1 && [ -f "$m32/prog" ] && ! nm "$m32/prog" | grep -q __pathprof &&
-     grep -q 'm.c: compiled without instrumentation: no pathprof runtime for i386' "$m32/log"; then ok m32 "linked as written, with the warning"
-else nok m32 "pathcc gcc -m32 -o prog m.c: $(grep -m1 -iE 'error|warning' "$m32/log" | cut -c1-200)"; fi
-if (cd "$m32" && PATHCC_RUNTIME=/nonexistent/libpathprof.a "$P" gcc -m32 -c -o inst.o m.c) >"$m32/log2" 2>&1 &&
-   nm "$m32/inst.o" | grep -q ' U __pathprof_register'; then ok m32-runtime "PATHCC_RUNTIME set: instrumented"
-else nok m32-runtime "PATHCC_RUNTIME set, pathcc gcc -m32 -c: no instrumented object: $(head -c 200 "$m32/log2")"; fi
-
 if ! need_pkg arm-none-eabi-gcc gcc-arm-none-eabi; then
   skip cross "arm-none-eabi-gcc is not installed (apt-get install gcc-arm-none-eabi)"; finish
 fi

@@ -176,12 +176,10 @@ static char *which(const char *w) {
   return NULL;
 }
 
-/* The cache entry's name: a hash of the compiler's words, the files they name (path, size,
-   time: an upgrade is a new compiler) and the flags. */
-static char *cache_file(char **words, size_t nwords, char **flags, size_t nflags) {
+char *pp_cc_cache_path(const char *kind, uint64_t salt, char **words, size_t nwords, char **flags, size_t nflags) {
   char *dir = cache_dir();
   if (!dir) return NULL;
-  uint64_t h = pp_fnv1a(PP_FNV_BASIS, FACTS_VERSION, strlen(FACTS_VERSION));
+  uint64_t h = pp_fnv1a(salt, FACTS_VERSION, strlen(FACTS_VERSION));
   h = pp_fnv1a(h, pp_cc_host_target(), strlen(pp_cc_host_target()));
   for (size_t i = 0; i < nwords; i++) {
     char *f = which(words[i]);
@@ -194,7 +192,7 @@ static char *cache_file(char **words, size_t nwords, char **flags, size_t nflags
     free(f);
   }
   for (size_t i = 0; i < nflags; i++) h = pp_fnv1a(h, flags[i], strlen(flags[i]) + 1);
-  char *file = pp_xasprintf("%s/cc-%016llx", dir, (unsigned long long)h);
+  char *file = pp_xasprintf("%s/%s-%016llx", dir, kind, (unsigned long long)h);
   free(dir);
   return file;
 }
@@ -298,7 +296,7 @@ static void ask_link(PPCompiler *c, char **words, size_t nwords, char **flags, s
 
 void pp_cc_probe(PPCompiler *c, char **words, size_t nwords, char **flags, size_t nflags, const char *dir,
                  bool link, PPRunFn run, void *ctx) {
-  char *file = cache_file(words, nwords, flags, nflags);
+  char *file = pp_cc_cache_path("cc", PP_FNV_BASIS, words, nwords, flags, nflags);
   memset(c, 0, sizeof *c);
   bool cached = load(c, file);
   if (!cached) {
@@ -350,7 +348,7 @@ bool pp_cc_keep_calls(const PPCompiler *c) {
 /* A compile for a shared object: __PIC__ without __PIE__ (initial-exec TLS would make each
    object take glibc's static TLS, which has room for a few). */
 bool pp_cc_shared_code(const PPCompiler *c) {
-  return c->host && pp_cc_macro(c, "__PIC__", 0) && !pp_cc_macro(c, "__PIE__", 0);
+  return pp_cc_macro(c, "__PIC__", 0) && !pp_cc_macro(c, "__PIE__", 0);
 }
 
 /* TLS descriptors for a shared object's code: its thread-locals through a call that returns

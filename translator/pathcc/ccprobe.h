@@ -3,6 +3,7 @@
 #define PP_CCPROBE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { PP_CC_OTHER, PP_CC_GCC, PP_CC_CLANG, PP_CC_TCC } PPCCFamily;
 
@@ -62,13 +63,17 @@ bool pp_cc_keep_calls(const PPCompiler *c);
 bool pp_cc_reads_comments(const PPCompiler *c, char **args, size_t n);
 /* Whether the preprocessed file ipath has a diagnostic pragma that may turn such a warning on. */
 bool pp_pragma_reads_comments(const char *ipath);
-/* Whether the compile makes code for a shared object (the compiler says __PIC__, not __PIE__)
-   for the host runtime: units then reach the runtime's thread-locals through the compiler's
-   dynamic TLS model, which any number of dlopen'ed objects can have, never initial-exec. */
+/* Whether the compile makes code for a shared object (the compiler says __PIC__, not __PIE__):
+   units linked with a hosted runtime then reach its thread-locals through the compiler's dynamic
+   TLS model, which any number of dlopen'ed objects can have, never initial-exec. */
 bool pp_cc_shared_code(const PPCompiler *c);
 /* The flag that makes such a compile use TLS descriptors (GCC for x86, when the user's flags
    args[0..n) choose no dialect), or NULL. */
 const char *pp_cc_tls_dialect(const PPCompiler *c, char **args, size_t n);
+/* A file of pathcc's cache ($PATHCC_CACHE_DIR, else $XDG_CACHE_HOME/pathcc or ~/.cache/pathcc,
+   made when missing) named kind-HASH, the hash of salt, the compiler's words, the files they name
+   (path, size, time: an upgrade is a new compiler) and the flags; NULL without a cache. */
+char *pp_cc_cache_path(const char *kind, uint64_t salt, char **words, size_t nwords, char **flags, size_t nflags);
 /* The family's name: gcc, clang, tcc or cc. */
 const char *pp_cc_family_name(PPCCFamily f);
 #endif

@@ -5,6 +5,7 @@
 #include "instrument.h"
 #include "masq.h"
 #include "respfile.h"
+#include "rtbuild.h"
 #include "server.h"
 #include "usage.h"
 #include "model/util.h"
@@ -33,6 +34,9 @@ typedef struct {
   PPPrefixMaps maps;      /* the user's -f*-prefix-map options */
   PPCompiler facts;          /* what the compiler is and targets (ccprobe.c) */
   int cc_asked;              /* 0: not yet, 1: its macros, 2: also its link */
+  Args target_flags;         /* the user's flags that choose the target (-m32, --sysroot...) */
+  int rt_asked;              /* the built runtime (rt_lib or rt_why): 0 not yet asked, 1 asked */
+  char *rt_lib, *rt_why;     /* a hosted target's runtime built from the sources (rtbuild.c), or why not */
   bool hash_cap_given;       /* --hash-cap was given */
   bool array_limit_given;    /* --array-limit was given */
   const char *interesting;   /* --interesting=SPEC */
@@ -459,19 +463,37 @@ static int probe_run(char **argv, const char *out, const char *err, void *ctx) {
    compiler and flags, then read from the cache (ccprobe.c). */
 static const PPCompiler *compiler(Driver *d, bool link) {
   if (d->cc_asked >= (link ? 2 : 1)) return &d->facts;
-  Args flags = {0};
-  for (size_t i = 0; i < d->args.n; i++) {
+  Args *flags = &d->target_flags;
+  for (size_t i = 0; i < d->args.n && !d->cc_asked; i++) {
     const char *a = d->args.v[i];
     bool pair = takes_value(a) && i + 1 < d->args.n, keep = pp_cc_target_flag(a);
-    if (keep) VEC_PUSH(flags, (char *)a);
-    if (keep && pair) VEC_PUSH(flags, d->args.v[i + 1]);
+    if (keep) VEC_PUSH(*flags, (char *)a);
+    if (keep && pair) VEC_PUSH(*flags, d->args.v[i + 1]);
     if (pair) i++;
   }
   make_tmpdir(d);
-  pp_cc_probe(&d->facts, d->ccpre.v, d->ccpre.n, flags.v, flags.n, d->tmpdir, link, probe_run, d);
+  pp_cc_probe(&d->facts, d->ccpre.v, d->ccpre.n, flags->v, flags->n, d->tmpdir, link, probe_run, d);
   d->cc_asked = link ? 2 : 1;
-  VEC_FREE(flags);
   return &d->facts;
+}
+
+/* Whether the target has an operating system (Linux, a BSD...) for the hosted runtime, not bare
+   metal: the host's, or one whose runtime pathcc builds (hosted_runtime) or $PATHCC_RUNTIME names. */
+static bool hosted(Driver *d) {
+  const PPCompiler *c = compiler(d, false);
+  return c->host || !strstr(c->target, "os=none");
+}
+
+/* For a hosted target other than the host's: the runtime built for it from the sources with the
+   user's compiler and target flags (gcc -m32; arm-linux-gnueabihf-gcc), once per compiler and
+   cached (rtbuild.c); NULL with d->rt_why when it cannot be built. */
+static const char *hosted_runtime(Driver *d) {
+  if (d->rt_asked) return d->rt_lib;
+  const PPCompiler *c = compiler(d, false);
+  d->rt_asked = 1;
+  d->rt_lib = pp_rt_build(d->ccpre.v, d->ccpre.n, d->target_flags.v, d->target_flags.n, pp_cc_no_tls(c), d->tmpdir,
+                          probe_run, d, &d->rt_why);
+  return d->rt_lib;
 }
 
 /* The target's int width from __SIZEOF_INT__; 0 when the compiler cannot say. */
@@ -495,19 +517,19 @@ static unsigned counter_bits(Driver *d, const char *src) {
 }
 
 /* Why a unit cannot be instrumented for this compiler (the caller's to free), or NULL. A hosted
-   target other than the runtime's (gcc -m32 on x86-64, as Debian's zlib builds its 32-bit
-   library) has no runtime to link unless $PATHCC_RUNTIME names one: its link would fail on the
-   units' references to it. (A bare-metal target, os=none, links the freestanding runtime its
-   build names.) kpath and osp units share per-thread state with the host runtime
-   (thread-local storage); a compiler with neither __thread nor _Thread_local (tcc, whose linker
-   also refuses the runtime's TLS relocations) cannot build them. */
+   target other than the host's (gcc -m32 on x86-64, as Debian's zlib builds its 32-bit library)
+   needs a runtime built for it (hosted_runtime) unless $PATHCC_RUNTIME names one: without, its
+   link would fail on the units' references to it. (A bare-metal target, os=none, links the
+   freestanding runtime its build names.) kpath and osp units share per-thread state with the
+   hosted runtime (thread-local storage); a compiler with neither __thread nor _Thread_local
+   (tcc, whose linker also refuses the runtime's TLS relocations) cannot build them. */
 static char *unsupported(Driver *d) {
   const PPCompiler *c = compiler(d, false);
   const char *rt = getenv("PATHCC_RUNTIME");
-  if (!c->host && !strstr(c->target, "os=none") && !(rt && *rt))
-    return pp_xasprintf("no pathprof runtime for %s, a hosted target other than %s: set PATHCC_RUNTIME to one "
-                        "built for it", c->target, pp_cc_host_target());
-  if ((d->opt.mode != PP_MODE_KPATH && d->opt.mode != PP_MODE_OSP) || !c->host || !pp_cc_no_tls(c)) return NULL;
+  if (!c->host && hosted(d) && !(rt && *rt) && !hosted_runtime(d))
+    return pp_xasprintf("no pathprof runtime for %s, a hosted target other than %s: %s (or set PATHCC_RUNTIME to "
+                        "one built for it)", c->target, pp_cc_host_target(), d->rt_why);
+  if ((d->opt.mode != PP_MODE_KPATH && d->opt.mode != PP_MODE_OSP) || !hosted(d) || !pp_cc_no_tls(c)) return NULL;
   return pp_xasprintf("--mode=%s needs thread-local storage, which this compiler does not have",
                       d->opt.mode == PP_MODE_KPATH ? "kpath" : "osp");
 }
@@ -687,11 +709,14 @@ static bool freestanding_flags(const Driver *d) {
 
 /* The runtime for this link: $PATHCC_RUNTIME, else ours when the compiler builds for the
    target it was built for (architecture, sizes, OS, object format, libc: not the spelling of
-   a triple); a cross link gets none (and one warning) rather than a foreign archive. */
+   a triple), else one built for a hosted target (whose units were compiled as written, with
+   their warning, when it cannot be built); a bare-metal link gets none (and one warning) rather
+   than a foreign archive: its build links the freestanding runtime. */
 static char *runtime_for(Driver *d) {
   const char *env = getenv("PATHCC_RUNTIME");
   if (env && *env) return pp_xstrdup(env);
   const PPCompiler *c = compiler(d, false);
+  if (!c->host && hosted(d)) return hosted_runtime(d) ? pp_xstrdup(d->rt_lib) : NULL;
   if (!c->host) {
     fprintf(stderr, "%s: warning: linking for %s, not for %s: no pathprof runtime added; link one built for "
             "the target (make rt-freestanding, doc/firmware.md) or set PATHCC_RUNTIME\n", self, c->target, pp_cc_host_target());
@@ -740,7 +765,7 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
      library it happens to link against (which may be rebuilt without pathcc) */
   if (lib && !getenv("PATHCC_RUNTIME") && compiler(d, true)->exclude_libs == 1)
     VEC_PUSH(a, "-Wl,--exclude-libs,libpathprof.a");
-  char *dir = lib && !p->shared && compiler(d, false)->host ? link_dir_object(d, p) : NULL;  /* read by our runtime */
+  char *dir = lib && !p->shared && hosted(d) ? link_dir_object(d, p) : NULL;  /* read by our runtime */
   if (dir) VEC_PUSH(a, dir);
   if (lib) VEC_PUSH(a, lib);
   int rc = run(&a, NULL, d->verbose);
@@ -951,16 +976,17 @@ static int pathcc_main(int argc, char **argv) {
   if (pp_server_delegate(argc + wrapped, sargv, d.verbose, &served)) return served;
   if (d.opt.mode == PP_MODE_KPATH && d.opt.k == 1) d.opt.mode = PP_MODE_PATH;  /* k = 1 is path mode */
   const PPCompiler *cc = compiler(&d, false);
-  d.opt.osp_tls = cc->host;  /* osp: per-thread skip counters where our host runtime (which has them) is linked */
-  d.opt.host = cc->host;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
-  d.opt.no_tls = cc->host && pp_cc_no_tls(cc);  /* tcc: no frames (edge mode's splits need none) */
+  bool os = hosted(&d);
+  d.opt.osp_tls = os;  /* osp: per-thread skip counters where our hosted runtime (which has them) is linked */
+  d.opt.host = os;     /* frames per thread, and the wrappers of the ends, where that runtime is linked */
+  d.opt.no_tls = os && pp_cc_no_tls(cc);  /* tcc: no frames (edge mode's splits need none) */
   if (cc->known) d.opt.c11 = cc->c11_atomics;  /* what -std= left of C11, as the compiler itself says */
   d.opt.fallthrough_attr = (cc->family == PP_CC_GCC && cc->major >= 7) || (cc->family == PP_CC_CLANG && cc->major >= 10);
-  d.opt.ctor = cc->host && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
+  d.opt.ctor = os && !freestanding_flags(&d);  /* registration by constructor where our runtime's startup runs them */
   d.opt.libc_threads = d.opt.ctor && pp_cc_libc_threads(cc);
   d.opt.keep_calls = pp_cc_keep_calls(cc);
-  d.opt.dynamic_tls = pp_cc_shared_code(cc);  /* no initial-exec TLS, so any number of objects loads */
-  d.tls_dialect = pp_cc_tls_dialect(cc, d.args.v, d.args.n);
+  d.opt.dynamic_tls = os && pp_cc_shared_code(cc);  /* no initial-exec TLS, so any number of objects loads */
+  d.tls_dialect = os ? pp_cc_tls_dialect(cc, d.args.v, d.args.n) : NULL;
   d.opt.lbss = d.opt.keep_calls && d.opt.ctor;  /* GCC on the x86-64 host: big arrays after every .bss */
   pp_hosted_counters(&d.opt, d.array_limit_given, d.hash_cap_given);
   ppp_options(&d);
