@@ -47,6 +47,14 @@ build_one() {  # pkg how srcdir
 # Counts of one build's log: compiler warnings, pathcc's own warnings, test lines that failed.
 warnings() { grep -c 'warning:' "$1" 2>/dev/null || true; }
 pathcc_notes() { grep -c '^pathcc: \(warning\|note\|error\)' "$1" 2>/dev/null || true; }
+# The tests a build's log says failed, one name a line, sorted: automake's FAIL/XPASS/ERROR lines,
+# ctest's and meson's failed lines (a package whose tests fail alike both ways, say under root,
+# is judged by these, not by its exit status alone).
+failed_tests() {
+  sed -n -e 's/^\(FAIL\|XPASS\|ERROR\): *\([^ ]*\).*/\2/p' \
+         -e 's/^ *[0-9]* - \(.*\) (Failed)$/\1/p' \
+         -e 's|^ *[0-9]*/[0-9]* \(.*[^ ]\) *FAIL .*|\1|p' "$1" 2>/dev/null | sort -u
+}
 
 # The row of package $1: what the two builds did, the profile's functions and dropped ends.
 row() {  # pkg system
@@ -60,7 +68,11 @@ row() {  # pkg system
     funcs=$(sed -n 's/^pathprof report: .*units, \([0-9]*\) functions.*/\1/p' "$q/report.txt" | head -1)
     dropped=$(grep -c -i 'dropped' "$q/report.txt" || true)
   fi
+  failed_tests "$p/build.log" >"$p/failed-tests"; failed_tests "$q/build.log" >"$q/failed-tests"
   if [ "$prc" = 0 ] && [ "$qrc" = 0 ]; then verdict=same
+  elif [ "$prc" != 0 ] && [ "$qrc" != 0 ] && ! cmp -s "$p/failed-tests" "$q/failed-tests"; then verdict="tests differ"
+  elif [ "$prc" != 0 ] && [ "$qrc" != 0 ] && [ -s "$p/failed-tests" ]; then
+    verdict="same tests fail ($(wc -l <"$p/failed-tests"))"
   elif [ "$prc" != 0 ] && [ "$qrc" != 0 ]; then verdict="both fail"
   elif [ "$prc" != 0 ]; then verdict="plain fails"
   else verdict="pathcc fails"; fi
@@ -90,7 +102,7 @@ for pkg in $pkgs; do
   echo "$r" >"$d/$pkg/row"
   write_table
   case "$r" in
-    *"| same |"*|*"| both fail |"*) echo "ok rebuild $pkg"; pass=$((pass + 1)) ;;
+    *"| same |"*|*"| same tests fail "*|*"| both fail |"*) echo "ok rebuild $pkg"; pass=$((pass + 1)) ;;
     *) echo "not ok rebuild $pkg: $(echo "$r" | cut -d'|' -f6) (logs in $d/$pkg)"; fail=$((fail + 1)) ;;
   esac
   [ -n "${REBUILD_KEEP:-}" ] || rm -rf "$d/$pkg/plain/src" "$d/$pkg/pathcc/src"
