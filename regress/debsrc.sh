@@ -38,5 +38,5 @@ debsrc_deps() {
   [ -n "$_dsc" ] || return 1
   _deps=$(awk '/^[A-Za-z-]+:/ { keep = ($1 == "Build-Depends:" || $1 == "Build-Depends-Arch:"); if (keep) { sub(/^[^:]*: */, ""); printf "%s,", $0 }; next }
               keep && /^ / { printf "%s", $0 }' "$_dsc" | tr -s ' ,' | sed 's/^[ ,]*//; s/[ ,]*$//')
-  DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -qq "$_deps" >"$2" 2>&1
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 satisfy -y -qq "$_deps" >"$2" 2>&1
 }
