@@ -111,4 +111,26 @@ for mode in path edge; do
   (cd "$b" && "$top/bin/pathprof" coverage --format json -o cov.json prof.out 2>cov.err)
   python3 "$top/regress/oracle.py" --name "long-file-edge" --trace "$b/trace.txt" --edges "$b/cov.json" "$b"/*.pp.json
 done
+# Its scratch directory removed while it runs (a cleanup of /tmp beside a build; here a compiler
+# that removes the folder of its input or output): the unit compiled as written, one warning
+# naming the reason, the build goes on. Before, the failing step's message had nowhere to go:
+# the compile failed with no message at all.
+mkdir -p "$o/scratch/tmp"
+printf 'int f(int x) { return x > 2 ? x : -x; }\n' >"$o/scratch/u.c"
+for when in preprocess compile; do
+  case $when in
+    preprocess) pat='-o) case "$a" in */pathcc-*/*) rm -rf "$(dirname "$a")";; esac;;' ;;
+    compile) pat='*) case "$a" in */pathcc-*/*.pp.i) rm -rf "$(dirname "$a")";; esac;;' ;;
+  esac
+  printf '#!/bin/sh\nfor a; do case "$prev" in %s esac; prev=$a; done\nexec %s "$@"\n' "$pat" "$CC" >"$o/scratch/cc-$when"
+  chmod +x "$o/scratch/cc-$when"
+  rm -f "$o/scratch/u-$when.o"
+  (cd "$o/scratch" && TMPDIR="$o/scratch/tmp" "$P" "./cc-$when" -O2 -c -o "u-$when.o" u.c) >"$o/scratch/$when.log" 2>&1
+  if [ -s "$o/scratch/u-$when.o" ] && [ "$(wc -l <"$o/scratch/$when.log")" = 1 ] &&
+     grep -q "u.c: compiled without instrumentation: its scratch directory .* was removed while pathcc ran" "$o/scratch/$when.log"; then
+    echo "ok neverbreak-scratch-$when"
+  else
+    echo "not ok neverbreak-scratch-$when: $(head -c 300 "$o/scratch/$when.log")"
+  fi
+done
 exit 0

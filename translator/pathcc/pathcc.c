@@ -534,12 +534,22 @@ static char *unsupported(Driver *d) {
                       d->opt.mode == PP_MODE_KPATH ? "kpath" : "osp");
 }
 
+/* Whether the scratch directory is gone (a cleanup of the temporary folder while pathcc runs,
+   or a compiler that removed it): it is made again, for the unit to be compiled as written; the
+   steps that failed in it said nothing, their messages having nowhere to go. */
+static bool scratch_lost(Driver *d) {
+  if (!d->tmpdir || access(d->tmpdir, F_OK) == 0) return false;
+  if (mkdir(d->tmpdir, 0700) && errno != EEXIST) die("cannot create a temporary directory: %s", strerror(errno));
+  return true;
+}
+
 /* The unit compiled as written after a step of pathcc's own failed (why): with one warning
    naming the unit and the reason when it compiles, with --strict an error. A unit that does not
    compile as written either fails as without pathcc: the compiler's message only. */
 static int as_written(Driver *d, const Plan *p, const char *src, const char *input, const char *obj, const char *errfile,
                       const char *why) {
   if (d->strict) { fprintf(stderr, "%s: error: %s: %s\n", self, src, why); return 1; }
+  scratch_lost(d);
   char *ferr = pp_xasprintf("%s.fallback", errfile);
   int rc = compile(d, p, input, true, obj, ferr);
   if (!rc) {
@@ -595,6 +605,12 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     goto out;
   }
   rc = preprocess_unit(d, p, input, ifile, perr);
+  if (rc && scratch_lost(d)) {
+    char *why = pp_xasprintf("its scratch directory %s was removed while pathcc ran", d->tmpdir);
+    rc = as_written(d, p, src, input, obj, errfile, why);
+    free(why);
+    goto out;
+  }
   if (rc) { pp_copy_to_stderr(perr); goto out; }  /* the compiler has said why */
   PPOptions o = d->opt;
   o.source = src;
@@ -627,6 +643,13 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
     goto done;
   }
   int rc_i = compile(d, p, ofile, false, obj, errfile);
+  if (rc_i && scratch_lost(d)) {
+    char *why = pp_xasprintf("its scratch directory %s was removed while pathcc ran", d->tmpdir);
+    unlink(tables);
+    rc = as_written(d, p, src, input, obj, errfile, why);
+    free(why);
+    goto done;
+  }
   if (rc_i && d->strict) {
     pp_copy_to_stderr(errfile);
     fprintf(stderr, "%s: error: %s: instrumented code does not compile\n", self, src);
