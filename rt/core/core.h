@@ -82,6 +82,9 @@ void __pathprof_reset_if(int (*keep)(const struct __pathprof_unit *));
 #define PATHPROF_HASH_GROW_MAX (1UL << 20)
 #endif
 #endif
+/* The tables a unit can have, its own and the extra ones: each extra table at least doubles
+   the entries (from at least one), so at most log2(PATHPROF_HASH_GROW_MAX) + 2 of them. */
+#define PATHPROF_HASH_TABLES 34
 
 /* Defined by every back end: `bytes` of zeroed memory, aligned for any object, for an extra
    hash table (POSIX: an anonymous mapping, never freed; freestanding: none, 0). */

@@ -4,7 +4,14 @@
    no 64-bit division or variable shifts, no 64-bit multiply where longs are 32 bits. */
 #include "core.h"
 
+/* Probes per table: a table that cannot grow (bare metal, or a cap the user set) takes up to 64
+   before an end is dropped, so it fills; one that grows takes 16, so that a key absent from a
+   full table (every new path's, once the first tables fill) costs 16 probes there, not 64: a
+   function with tens of thousands of paths in use spent 1,800 instructions a path end probing
+   full tables. Either bound is fixed for the life of the unit, so every lookup sees what its
+   inserts placed. */
 #define MAX_PROBES 64
+#define GROW_PROBES 16
 #define SAT32 0xffffffffUL
 /* Targets with 32-bit longs get a 32-bit hash mix (no 64-bit multiply, which Cortex-M0 lacks). */
 #if defined(PATHPROF_SLOT32) || (defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ < 8)
@@ -168,25 +175,22 @@ static struct hash_ext *ext_grow(struct __pathprof_unit *u)
   return x;
 }
 
-/* Counts one path end in table t of cap entries: its entry, or 0 when the probes found neither
-   it nor a free slot. */
-static unsigned long long *probe_count(unsigned long long *t, unsigned long cap, unsigned long long key,
-                                       unsigned long fn, unsigned long long id)
+/* The entry of (key, id) in table t of cap entries, or 0; when the probes meet a free slot
+   (where the key would go, were it new: it is in no later table either) it goes to *free. */
+static unsigned long long *probe_find(unsigned long long *t, unsigned long cap, unsigned long long key,
+                                      unsigned long fn, unsigned long long id, unsigned long probes,
+                                      unsigned long long **free)
 {
   unsigned long i = first_slot(fn, id, cap), n;
   unsigned long long *e;
 
-  for (n = 0; n < MAX_PROBES && n < cap; n++) {
+  for (n = 0; n < probes && n < cap; n++) {
     e = t + 3 * i;
-    if (e[0] == key && e[1] == id) {
-      e[2]++;
+    if (e[0] == key && e[1] == id)
       return e;
-    }
-    if (e[0] == 0) { /* count and id first, so a reader that sees the key sees them too */
-      e[2] = 1;
-      e[1] = id;
-      e[0] = key;
-      return e;
+    if (e[0] == 0) {
+      *free = e;
+      return 0;
     }
     if (++i == cap)
       i = 0;
@@ -194,12 +198,23 @@ static unsigned long long *probe_count(unsigned long long *t, unsigned long cap,
   return 0;
 }
 
+/* How many probes a table of u takes (MAX_PROBES, GROW_PROBES). */
+static unsigned long probes_of(const struct __pathprof_unit *u)
+{
+  return u->version & PATHPROF_UNIT_GROWS ? GROW_PROBES : MAX_PROBES;
+}
+
 /* Counts one path end of hash-mode function fn and returns its entry, or 0 when the end was
-   dropped; at most 64 probes per table, never outside the tables. */
+   dropped; at most probes_of(u) probes per table, never outside the tables. The tables are
+   searched newest first: most keys live in the big late tables, and a search passes through the
+   small early ones, full once they are, only for keys they hold. A new key goes where the chain's
+   rule puts it (the oldest table with a free slot among its probes: the last one seen). */
 static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long fn, unsigned long long id)
 {
-  unsigned long long key = (unsigned long long)fn + 1, *e;
+  unsigned long long key = (unsigned long long)fn + 1, *e, *free = 0, *t[PATHPROF_HASH_TABLES];
+  unsigned long cap[PATHPROF_HASH_TABLES], probes;
   struct hash_ext *x;
+  int n = 0;
 
   if (!u)
     return 0;
@@ -207,16 +222,25 @@ static unsigned long long *hash_count(struct __pathprof_unit *u, unsigned long f
     u->hash_dropped++;
     return 0;
   }
-  if ((e = probe_count(u->hash, u->hash_cap, key, fn, id)))
-    return e;
-  for (x = ext_next(u, 0); x; x = ext_next(u, x))
-    if ((e = probe_count(x->e, x->cap, key, fn, id)))
+  probes = probes_of(u);
+  t[n] = u->hash, cap[n++] = u->hash_cap;
+  for (x = ext_next(u, 0); x && n < PATHPROF_HASH_TABLES; x = ext_next(u, x))
+    t[n] = x->e, cap[n++] = x->cap;
+  while (n-- > 0)
+    if ((e = probe_find(t[n], cap[n], key, fn, id, probes, &free))) {
+      e[2]++;
       return e;
-  while ((x = ext_grow(u)))
-    if ((e = probe_count(x->e, x->cap, key, fn, id)))
-      return e;
-  u->hash_dropped++;
-  return 0;
+    }
+  while (!free && (x = ext_grow(u)))
+    (void)probe_find(x->e, x->cap, key, fn, id, probes, &free);
+  if (!free) {
+    u->hash_dropped++;
+    return 0;
+  }
+  free[2] = 1; /* count and id first, so a reader that sees the key sees them too */
+  free[1] = id;
+  free[0] = key;
+  return free;
 }
 
 /* Hash slots of u: its table's, then its extra tables' in chain order. */
@@ -283,12 +307,12 @@ void __pathprof_hash_miss(struct __pathprof_unit *u, unsigned long fn, unsigned 
    land in two slots: readers add such entries up. Counts use relaxed atomic adds. Returns the
    entry counted in, or 0 when the end was dropped. */
 static unsigned long long *probe_count_atomic(unsigned long long *t, unsigned long cap, unsigned long long key,
-                                              unsigned long fn, unsigned long long id)
+                                              unsigned long fn, unsigned long long id, unsigned long probes)
 {
   unsigned long i = first_slot(fn, id, cap), n;
   unsigned long long *e, k;
 
-  for (n = 0; n < MAX_PROBES && n < cap; n++) {
+  for (n = 0; n < probes && n < cap; n++) {
     e = t + 3 * i;
     k = __atomic_load_n(&e[0], __ATOMIC_ACQUIRE);
     if (k == 0) {
@@ -314,6 +338,7 @@ static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned
 {
   unsigned long long key = (unsigned long long)fn + 1, *e;
   struct hash_ext *x;
+  unsigned long probes;
 
   if (!u)
     return 0;
@@ -321,13 +346,14 @@ static unsigned long long *hash_count_atomic(struct __pathprof_unit *u, unsigned
     __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
     return 0;
   }
-  if ((e = probe_count_atomic(u->hash, u->hash_cap, key, fn, id)))
+  probes = probes_of(u);
+  if ((e = probe_count_atomic(u->hash, u->hash_cap, key, fn, id, probes)))
     return e;
   for (x = ext_next(u, 0); x; x = ext_next(u, x))
-    if ((e = probe_count_atomic(x->e, x->cap, key, fn, id)))
+    if ((e = probe_count_atomic(x->e, x->cap, key, fn, id, probes)))
       return e;
   while ((x = ext_grow(u)))
-    if ((e = probe_count_atomic(x->e, x->cap, key, fn, id)))
+    if ((e = probe_count_atomic(x->e, x->cap, key, fn, id, probes)))
       return e;
   __atomic_fetch_add(&u->hash_dropped, 1, __ATOMIC_RELAXED);
   return 0;
