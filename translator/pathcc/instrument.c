@@ -2,6 +2,7 @@
 #include "instrument.h"
 #include "clangload.h"
 #include "clangerr.h"
+#include "clangview.h"
 #include "cfg.h"
 #include "dag.h"
 #include "derive.h"
@@ -45,6 +46,7 @@ typedef struct {
   CXTranslationUnit tu;
   CXFile main_file;
   PPClangErrors errors;     /* libclang's error diagnostics */
+  char *view;               /* the text libclang parsed when not the .i's own (clangview.c) */
   PPTables tab;
   VEC(PPFunc) funcs;
   PPEdits edits;
@@ -797,6 +799,26 @@ static void unit_free(Unit *u) {
   free(u->weights_err);
   pp_tables_free(&u->tab);
   free((char *)u->src.text);
+  free(u->view);
+}
+
+/* Where the first parse's errors show C that GCC takes and clang 14 refuses (clangview.c), the
+   unit is parsed again from the patched view, same offsets; the source text stays as it is.
+   Only units with such errors pay the second parse. */
+static void reparse_view(Unit *u, CXIndex idx, const char *ipath) {
+  char *view = pp_clang_view(u->src.text, u->src.len, &u->errors);
+  if (!view) return;
+  struct CXUnsavedFile f = { ipath, view, (unsigned long)u->src.len };
+  CXTranslationUnit tu = NULL;
+  if (clang_parseTranslationUnit2(idx, ipath, clang_args, sizeof clang_args / sizeof *clang_args, &f, 1,
+                                  CXTranslationUnit_KeepGoing, &tu) == CXError_Success && tu) {
+    clang_disposeTranslationUnit(u->tu);
+    u->tu = tu;
+    u->main_file = clang_getFile(tu, ipath);
+    pp_clang_errors_free(&u->errors);
+    pp_clang_errors(tu, u->main_file, &u->errors);
+  }
+  u->view = view;  /* libclang may read its unsaved file until the unit is disposed of */
 }
 
 int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **err) {
@@ -817,8 +839,9 @@ int pp_instrument(const PPOptions *o, const char *ipath, PPResult *res, char **e
     return -1;
   }
   u.main_file = clang_getFile(u.tu, ipath);
-  if (o->placement_profile) u.weights = pp_profweights_load(o->placement_profile, o->source, &u.weights_err);
   pp_clang_errors(u.tu, u.main_file, &u.errors);
+  reparse_view(&u, idx, ipath);
+  if (o->placement_profile) u.weights = pp_profweights_load(o->placement_profile, o->source, &u.weights_err);
   clang_visitChildren(clang_getTranslationUnitCursor(u.tu), visit_top, &u);
   if (o->derive && o->mode == PP_MODE_PATH && !o->trace && u.funcs.n)
     pp_derive(u.tu, u.funcs.v, u.tab.funcs.v, u.funcs.n, &u.tab.ncounters);
