@@ -23,7 +23,10 @@ unset PATHPROF_DB PATHPROF_FILE PATHCC_FLAGS CC CFLAGS
 # then runs the compiler of that name found later on PATH.
 masq="$d/masq"
 mkdir -p "$masq"
-for n in cc gcc c99 c89 "$(gcc -dumpmachine)-gcc" "$(gcc -dumpmachine)-gcc-12" gcc-12; do
+# C++ drivers too: they link C objects (a Python extension's, through g++) and must add the
+# runtime; the C++ they compile passes through.
+m=$(gcc -dumpmachine)
+for n in cc gcc c99 c89 "$m-gcc" "$m-gcc-12" gcc-12 c++ g++ g++-12 "$m-g++" "$m-g++-12"; do
   ln -sfn "$top/bin/pathcc" "$masq/$n"
 done
 

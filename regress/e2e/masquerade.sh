@@ -137,4 +137,15 @@ if make -s -C "$top" install DESTDIR="$d/inst" PREFIX=/usr >"$d/install.log" 2>&
    [ -L "$d/inst/usr/lib/pathprof/bin/gcc" ] && [ "$(readlink -f "$d/inst/usr/lib/pathprof/bin/gcc")" = "$(readlink -f "$d/inst/usr/bin/pathcc")" ] &&
    [ "$(readlink "$d/inst/usr/lib/pathprof/bin/gcc")" = ../../../bin/pathcc ]; then ok install "\$PREFIX/lib/pathprof/bin/gcc -> ../../../bin/pathcc"
 else nok install "$(tail -1 "$d/install.log") $(ls -l "$d/inst/usr/lib/pathprof/bin/gcc" 2>&1)"; fi
+# ---- C++ drivers: C objects linked by g++ (a Python extension's link) get the runtime; a .c
+# file g++ compiles is C++, passed through without a word ----
+mkdir -p "$d/cxx"
+printf 'int f(int x) { return x > 1 ? x : 0; }\n' >"$d/cxx/a.c"
+printf 'extern "C" int f(int);\nint main() { return f(0); }\n' >"$d/cxx/m.cc"
+if ! command -v g++ >/dev/null 2>&1; then echo "skip masquerade-cxx: g++ is not installed"
+elif [ -L "$m/g++" ] && [ -L "$m/c++" ] &&
+     (cd "$d/cxx" && PATH="$m:$PATH" && gcc -c a.c -o a.o && g++ -o prog m.cc a.o && ./prog && PATH="$m:$PATH" g++ -c a.c -o cxx.o) \
+       >"$d/cxx/log" 2>&1 && [ ! -s "$d/cxx/log" ] && [ -s "$d/cxx/pathprof.out" ] && ! nm "$d/cxx/cxx.o" | grep -q __pathprof; then
+  ok cxx "gcc's instrumented object linked by g++ writes its profile; g++ -c a.c passes through quietly"
+else nok cxx "$(ls "$m" | grep -c '++') C++ names; $(head -2 "$d/cxx/log" | tr '\n' ' ')"; fi
 exit 0

@@ -140,10 +140,13 @@ void pp_masq_hide(char *const *names, size_t n) {
   free_dirs(&d);
 }
 
-/* Whether a program named name is a C compiler the masquerade stands in for: a versioned or
-   target-prefixed gcc or clang (gcc-12, x86_64-linux-gnu-gcc, arm-none-eabi-gcc, clang-14). */
+/* Whether a program named name is a compiler the masquerade stands in for: a versioned or
+   target-prefixed gcc or clang (gcc-12, x86_64-linux-gnu-gcc, arm-none-eabi-gcc, clang-14), or
+   their C++ drivers, which link C objects (a Python extension's, through g++) and so must add
+   the runtime, while the C++ they compile passes through. */
 static bool compiler_name(const char *name) {
-  static const char *pats[] = { "gcc-[0-9]*", "clang-[0-9]*", "*-gcc", "*-gcc-[0-9]*", "*-clang", "*-clang-[0-9]*", 0 };
+  static const char *pats[] = { "gcc-[0-9]*", "clang-[0-9]*", "*-gcc", "*-gcc-[0-9]*", "*-clang", "*-clang-[0-9]*",
+                                "g++-[0-9]*", "clang++-[0-9]*", "*-g++", "*-g++-[0-9]*", "*-clang++", "*-clang++-[0-9]*", 0 };
   for (int i = 0; pats[i]; i++)
     if (!fnmatch(pats[i], name, 0)) return true;
   return false;
@@ -151,7 +154,7 @@ static bool compiler_name(const char *name) {
 
 /* The names the masquerade holds: the usual ones, and every compiler_name on PATH. */
 static Dirs masq_names(const char *dir) {
-  static const char *fixed[] = { "cc", "gcc", "clang", "c89", "c99", 0 };
+  static const char *fixed[] = { "cc", "gcc", "clang", "c89", "c99", "c++", "g++", "clang++", 0 };
   Dirs names = {0}, d = path_dirs();
   for (int i = 0; fixed[i]; i++) VEC_PUSH(names, pp_xstrdup(fixed[i]));
   for (size_t i = 0; i < d.n; i++) {

@@ -102,9 +102,11 @@ typedef struct {
   bool save_temps;         /* -save-temps: leave the (instrumented) .i beside the object */
 } Plan;
 
-static bool is_c_source(const char *a, const char *lang) {
+/* Whether input a is C: by its -x language, else by its name, and a C++ driver (g++, c++,
+   clang++, x86_64-linux-gnu-g++) compiles a .c file as C++, which passes through. */
+static bool is_c_source(const char *a, const char *lang, bool cxx) {
   if (lang) return !strcmp(lang, "c");
-  return pp_ends_with(a, ".c");
+  return pp_ends_with(a, ".c") && !cxx;
 }
 
 /* Options after which nothing is compiled or linked: the compiler answers by itself. */
@@ -117,7 +119,7 @@ static bool query_only(const char *a) {
 
 static int analyse(Driver *d, Plan *p) {
   const char *lang = NULL;
-  bool query = false;
+  bool query = false, cxx = d->ccpre.n && strstr(pp_base_name(d->ccpre.v[d->ccpre.n - 1]), "++");
   memset(p, 0, sizeof *p);
   for (size_t i = 0; i < d->args.n; i++) {
     const char *a = d->args.v[i];
@@ -134,7 +136,7 @@ static int analyse(Driver *d, Plan *p) {
     if (!strcmp(a, "-o") && i + 1 < d->args.n) p->output = d->args.v[i + 1];
     if (takes_value(a)) { i++; continue; }
     if (a[0] != '-' || !strcmp(a, "-")) p->inputs++;
-    if ((a[0] != '-' && is_c_source(a, lang)) || (!strcmp(a, "-") && lang && !strcmp(lang, "c")))
+    if ((a[0] != '-' && is_c_source(a, lang, cxx)) || (!strcmp(a, "-") && lang && !strcmp(lang, "c")))
       VEC_PUSH(p->sources, i);
     else if (!strcmp(a, "-")) query = true;  /* stdin in another language: pass through */
   }
