@@ -55,7 +55,7 @@ pathcc_notes() { grep -c '^pathcc: \(warning\|note\|error\)' "$1" 2>/dev/null ||
 # is judged by these, not by its exit status alone).
 failed_tests() {
   sed -n -e 's/^\(FAIL\|XPASS\|ERROR\): *\([^ ]*\).*/\2/p' \
-         -e 's/^ *[0-9]* - \(.*\) (Failed)$/\1/p' \
+         -e 's/^[[:space:]]*[0-9]* - \(.*\) (Failed)$/\1/p' \
          -e 's|^ *[0-9]*/[0-9]* \(.*[^ ]\) *FAIL .*|\1|p' "$1" 2>/dev/null | sort -u
 }
 
