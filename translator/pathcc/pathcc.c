@@ -710,13 +710,10 @@ out:
 /* ---- linking ---- */
 
 static char *runtime_lib(const char *name) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return NULL;
-  exe[n] = 0;
-  char *slash = strrchr(exe, '/');
-  if (slash) *slash = 0;
-  char *lib = pp_xasprintf("%s/../lib/%s", exe, name);
+  char *bin = pp_exe_dir();
+  if (!bin) return NULL;
+  char *lib = pp_xasprintf("%s/../lib/%s", bin, name);
+  free(bin);
   if (access(lib, R_OK) == 0) return lib;
   free(lib);
   return NULL;

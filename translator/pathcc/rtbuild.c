@@ -14,9 +14,7 @@
 
 typedef VEC(char *) Names;
 
-/* The directory of the running pathcc, so that the sources are found beside it wherever the
-   build tree or the installation is. */
-static char *exe_dir(void) {
+char *pp_exe_dir(void) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return NULL;
@@ -29,7 +27,7 @@ static char *exe_dir(void) {
 /* The runtime's source folder (rt/ of the build tree, share/pathprof/rt when installed) and the
    folder of pathprof.h; false when neither is there. */
 static bool source_dirs(char **rt, char **inc) {
-  char *bin = exe_dir();
+  char *bin = pp_exe_dir();
   if (!bin) return false;
   const char *rts[] = { "%s/../rt", "%s/../share/pathprof/rt" };
   *rt = NULL;

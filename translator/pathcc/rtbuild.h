@@ -5,6 +5,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The directory of the running pathcc (the caller's to free), or NULL: the runtime and its
+   sources are found beside it wherever the build tree or the installation is. */
+char *pp_exe_dir(void);
+
 /* The runtime archive (libpathprof.a, the caller's to free) for the compiler command
    words[0..nwords) with the user's target flags[0..nflags) (gcc -m32, a cross compiler for a
    Linux target): built from the runtime's sources next to pathcc with that compiler, once per
