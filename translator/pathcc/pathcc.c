@@ -1,5 +1,6 @@
 /* pathcc: a drop-in C compiler that instruments each C source for path profiling. */
 #include "ccprobe.h"
+#include "ccopts.h"
 #include "ccrun.h"
 #include "diag.h"
 #include "instrument.h"
@@ -52,17 +53,6 @@ enum { DIAG_AUTO, DIAG_CHECKED, DIAG_EXACT };
 static bool own_option(Driver *d, const char *a);
 static size_t compiler_words = 1;  /* leading words of every command that name the compiler */
 
-/* Options whose value is the next argument (gcc's spelling); the value is never an input. */
-static bool takes_value(const char *a) {
-  static const char *opts[] = { "-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
-    "-idirafter", "-iprefix", "-iwithprefix", "-isysroot", "-MF", "-MT", "-MQ", "-L", "-l", "-Xlinker",
-    "-Xassembler", "-Xpreprocessor", "-T", "-u", "-e", "-z", "-aux-info", "--param", "-target", "-arch",
-    "-dumpbase", "-dumpdir", "-B", 0 };
-  for (int i = 0; opts[i]; i++)
-    if (!strcmp(a, opts[i])) return true;
-  return false;
-}
-
 static void die(const char *fmt, const char *a) {
   fprintf(stderr, "%s: error: ", self);
   fprintf(stderr, fmt, a);
@@ -109,14 +99,6 @@ static bool is_c_source(const char *a, const char *lang, bool cxx) {
   return pp_ends_with(a, ".c") && !cxx;
 }
 
-/* Options after which nothing is compiled or linked: the compiler answers by itself. */
-static bool query_only(const char *a) {
-  return !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only") ||
-         !strcmp(a, "--version") || !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpmachine") ||
-         !strcmp(a, "-dumpfullversion") || !strncmp(a, "-print-", 7) || !strcmp(a, "--help") ||
-         !strcmp(a, "-###");
-}
-
 static int analyse(Driver *d, Plan *p) {
   const char *lang = NULL;
   bool query = false, cxx = d->ccpre.n && strstr(pp_base_name(d->ccpre.v[d->ccpre.n - 1]), "++");
@@ -126,7 +108,7 @@ static int analyse(Driver *d, Plan *p) {
     if (!strcmp(a, "-c")) p->compile_only = true;
     else if (!strcmp(a, "-shared") || !strcmp(a, "-r")) p->shared = true;
     else if (!strcmp(a, "-S")) p->asm_only = true;
-    else if (query_only(a)) query = true;
+    else if (pp_opt_query_only(a)) query = true;
     else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) p->has_md = true;
     else if (!strncmp(a, "-save-temps", 11)) p->save_temps = true;
     else if (!strncmp(a, "-MF", 3)) p->has_mf = true;
@@ -134,7 +116,7 @@ static int analyse(Driver *d, Plan *p) {
     if (!strcmp(a, "-x") && i + 1 < d->args.n) lang = strcmp(d->args.v[i + 1], "none") ? d->args.v[i + 1] : NULL;
     else if (!strncmp(a, "-x", 2) && a[2]) lang = strcmp(a + 2, "none") ? a + 2 : NULL;
     if (!strcmp(a, "-o") && i + 1 < d->args.n) p->output = d->args.v[i + 1];
-    if (takes_value(a)) { i++; continue; }
+    if (pp_opt_takes_value(a)) { i++; continue; }
     if (a[0] != '-' || !strcmp(a, "-")) p->inputs++;
     if ((a[0] != '-' && is_c_source(a, lang, cxx)) || (!strcmp(a, "-") && lang && !strcmp(lang, "c")))
       VEC_PUSH(p->sources, i);
@@ -215,29 +197,12 @@ static char *output_for(const Plan *p, const Driver *d, const char *src, size_t 
 
 /* ---- one source ---- */
 
-/* Options for the link only; compile steps leave them out. */
-static bool linker_only(const char *x) {
-  return !strncmp(x, "-l", 2) || !strncmp(x, "-L", 2) || !strncmp(x, "-Wl,", 4) || !strcmp(x, "-Xlinker") ||
-         !strcmp(x, "-T") || !strcmp(x, "-u") || !strcmp(x, "-shared") || !strcmp(x, "-static") ||
-         !strcmp(x, "-rdynamic") || !strcmp(x, "-pie") || !strcmp(x, "-no-pie");
-}
-
-/* Options already applied to the .i (or meaningless for it: -x would misname its language;
-   clang warns that -I and -D go unused on a .i). */
-static bool done_by_preprocessor(const char *x) {
-  static const char *const cpp[] = { "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-iprefix",
-                                     "-iwithprefix", "-include", "-imacros", "-nostdinc", 0 };
-  for (int i = 0; cpp[i]; i++)
-    if (!strncmp(x, cpp[i], strlen(cpp[i]))) return true;
-  return linker_only(x) || !strncmp(x, "-M", 2) || !strncmp(x, "-Wp,", 4) || !strncmp(x, "-x", 2);
-}
-
 /* Copies the user's options for one step: inputs, -o, -c and -S never (the step adds its
    own), nor options drop() names; an option's separate value travels with it. */
 static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
   for (size_t i = 0; i < d->args.n; i++) {
     const char *x = d->args.v[i];
-    bool pair = takes_value(x) && i + 1 < d->args.n;
+    bool pair = pp_opt_takes_value(x) && i + 1 < d->args.n;
     bool keep = x[0] == '-' && x[1] && strcmp(x, "-c") && strcmp(x, "-S") && strcmp(x, "-o") && !drop(x);
     if (keep) VEC_PUSH(*a, (char *)x);
     if (keep && pair) VEC_PUSH(*a, d->args.v[i + 1]);
@@ -251,7 +216,7 @@ static void copy_options(Args *a, const Driver *d, bool (*drop)(const char *)) {
 static int preprocess(Driver *d, const Plan *p, const char *src, const char *ifile, const char *errfile,
                       bool comments) {
   Args a = cmd(d);
-  copy_options(&a, d, linker_only);
+  copy_options(&a, d, pp_opt_linker_only);
   /* gcc's names: -o X gives X's name with .d and target X, else the source's base name */
   char *named = p->output ? pp_xstrdup(p->output) : pp_xasprintf("%s.o", pp_base_noext(src));
   if (p->has_md && !p->has_mf) {
@@ -275,7 +240,7 @@ static int preprocess(Driver *d, const Plan *p, const char *src, const char *ifi
 static int compile_with(Driver *d, const Plan *p, const char *input, bool original, const char *obj,
                         const char *errfile, const char *extra) {
   Args a = cmd(d);
-  copy_options(&a, d, original ? linker_only : done_by_preprocessor);
+  copy_options(&a, d, original ? pp_opt_linker_only : pp_opt_done_by_preprocessor);
   if (!original && d->tls_dialect) VEC_PUSH(a, (char *)d->tls_dialect);
   if (extra) VEC_PUSH(a, (char *)extra);
   VEC_PUSH(a, p->asm_only ? "-S" : "-c");
@@ -317,19 +282,12 @@ static bool compile_quiet(Driver *d, const Plan *p, const char *ofile, const cha
 
 static const PPCompiler *compiler(Driver *d, bool link);
 
-/* Options a compile for diagnostics leaves out: what the link takes, and what writes files
-   of its own (dependencies, temporaries, dumps), which the real compile has written. */
-static bool side_output(const char *x) {
-  return linker_only(x) || !strncmp(x, "-M", 2) || !strncmp(x, "-save-temps", 11) || !strncmp(x, "-fdump-", 7) ||
-         !strcmp(x, "-aux-info");
-}
-
 /* The user's source compiled for its diagnostics only: -fsyntax-only (as a checker: front-end
    diagnostics, all of clang's but its back end's), or in full into obj (gcc warns from its
    optimizer too). Returns the exit status; stderr goes to errfile. */
 static int diag_compile(Driver *d, const Plan *p, const char *input, const char *obj, const char *errfile) {
   Args a = cmd(d);
-  copy_options(&a, d, side_output);
+  copy_options(&a, d, pp_opt_side_output);
   if (obj) VEC_PUSH(a, p->asm_only ? "-S" : "-c");
   else VEC_PUSH(a, "-fsyntax-only");
   VEC_PUSH(a, (char *)input);
@@ -468,7 +426,7 @@ static const PPCompiler *compiler(Driver *d, bool link) {
   Args *flags = &d->target_flags;
   for (size_t i = 0; i < d->args.n && !d->cc_asked; i++) {
     const char *a = d->args.v[i];
-    bool pair = takes_value(a) && i + 1 < d->args.n, keep = pp_cc_target_flag(a);
+    bool pair = pp_opt_takes_value(a) && i + 1 < d->args.n, keep = pp_cc_target_flag(a);
     if (keep) VEC_PUSH(*flags, (char *)a);
     if (keep && pair) VEC_PUSH(*flags, d->args.v[i + 1]);
     if (pair) i++;
@@ -780,7 +738,7 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
     if (!strcmp(d->args.v[i], "-x")) { i++; continue; }  /* languages were for the sources */
     if (!strncmp(d->args.v[i], "-x", 2)) continue;
     VEC_PUSH(a, d->args.v[i]);
-    if (takes_value(d->args.v[i]) && i + 1 < d->args.n) VEC_PUSH(a, d->args.v[++i]);
+    if (pp_opt_takes_value(d->args.v[i]) && i + 1 < d->args.n) VEC_PUSH(a, d->args.v[++i]);
   }
   char *lib = runtime_for(d);
   /* each executable and shared object keeps its own registry: none takes the runtime from a
@@ -800,13 +758,13 @@ static int link_all(Driver *d, const Plan *p, char **objs) {
 /* With -c or -S, inputs other than C sources (assembly, C++...) go to the compiler as given. */
 static int compile_others(Driver *d, const Plan *p) {
   Args a = cmd(d);
-  copy_options(&a, d, linker_only);
+  copy_options(&a, d, pp_opt_linker_only);
   size_t first = a.n;
   for (size_t i = 0; i < d->args.n; i++) {
     const char *x = d->args.v[i];
     bool src = false;
     for (size_t k = 0; k < p->sources.n; k++) src |= p->sources.v[k] == i;
-    if (takes_value(x)) { i++; continue; }
+    if (pp_opt_takes_value(x)) { i++; continue; }
     if (x[0] != '-' && !src) VEC_PUSH(a, (char *)x);
   }
   int rc = 0;
