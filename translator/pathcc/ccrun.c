@@ -15,10 +15,14 @@ extern char **environ;
    status (or 127/128+sig). posix_spawnp, not fork: a fork of a process that has libclang loaded
    (a compile server's worker) copies its page tables and faults them back, twice a unit. */
 int pp_spawn(char **argv, const char *out, const char *err, bool verbose) {
-  if (verbose) {
-    fputs("pathcc:", stderr);
-    for (size_t i = 0; argv[i]; i++) fprintf(stderr, " %s", argv[i]);
-    fputc('\n', stderr);
+  if (verbose) {  /* one write: a compile server's worker and its client share this stderr */
+    PPStr line = {0};
+    pp_str_add(&line, "pathcc:");
+    for (size_t i = 0; argv[i]; i++) pp_str_addf(&line, " %s", argv[i]);
+    pp_str_add(&line, "\n");
+    char *text = pp_str_take(&line);
+    fputs(text, stderr);
+    free(text);
   }
   fflush(NULL);
   posix_spawn_file_actions_t fa;

@@ -343,13 +343,14 @@ static bool delegate_on(int s, const char *path, int argc, char **argv, bool ver
     restore_signals(old);
     return in_process(verbose, pp_xasprintf("the server at %s did not take the request", path));
   }
+  /* said before the go: once it has it, the worker writes to the same stderr */
+  if (verbose) fprintf(stderr, "pathcc: via compile server %s (worker %d)\n", path, (int)pid.value);
   char go = GO;  /* the worker runs nothing before this: a client that gave up has not sent it */
   if (send_all(s, &go, 1)) {
     restore_signals(old);
     return in_process(verbose, pp_xasprintf("the server at %s did not take the request", path));
   }
   forward_to = pid.value;
-  if (verbose) fprintf(stderr, "pathcc: via compile server %s (worker %d)\n", path, (int)pid.value);
   if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &forever, sizeof forever) || recv_all(s, &st, sizeof st) ||
       st.kind != MSG_STATUS) {
     kill(-(pid_t)pid.value, SIGKILL);
