@@ -162,8 +162,7 @@ static char *cache_dir(void) {
   return dir;
 }
 
-/* The compiler as a file: a word with a slash, else the first of that name on PATH. */
-static char *which(const char *w) {
+char *pp_cc_which(const char *w) {
   if (strchr(w, '/')) return pp_xstrdup(w);
   const char *path = getenv("PATH");
   char *copy = pp_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
@@ -182,7 +181,7 @@ char *pp_cc_cache_path(const char *kind, uint64_t salt, char **words, size_t nwo
   uint64_t h = pp_fnv1a(salt, FACTS_VERSION, strlen(FACTS_VERSION));
   h = pp_fnv1a(h, pp_cc_host_target(), strlen(pp_cc_host_target()));
   for (size_t i = 0; i < nwords; i++) {
-    char *f = which(words[i]);
+    char *f = pp_cc_which(words[i]);
     struct stat st;
     char *id = f && stat(f, &st) == 0 ? pp_xasprintf("%s|%s|%lld|%lld|%lld", words[i], f, (long long)st.st_size,
                                                      (long long)st.st_mtime, (long long)st.st_ino)

@@ -70,6 +70,9 @@ bool pp_cc_shared_code(const PPCompiler *c);
 /* The flag that makes such a compile use TLS descriptors (GCC for x86, when the user's flags
    args[0..n) choose no dialect), or NULL. */
 const char *pp_cc_tls_dialect(const PPCompiler *c, char **args, size_t n);
+/* A program as a file (the caller's to free): a word with a slash as it is, else the first
+   executable of that name on PATH; NULL when there is none. */
+char *pp_cc_which(const char *w);
 /* A file of pathcc's cache ($PATHCC_CACHE_DIR, else $XDG_CACHE_HOME/pathcc or ~/.cache/pathcc,
    made when missing) named kind-HASH, the hash of salt, the compiler's words, the files they name
    (path, size, time: an upgrade is a new compiler) and the flags; NULL without a cache. */

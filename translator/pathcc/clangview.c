@@ -15,12 +15,11 @@ static size_t before(const char *t, size_t off, size_t n) {
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* Whether the colon at c ends "case EXPR:": the word case starts the statement it is in. */
-static bool case_label(const char *t, size_t n, size_t c) {
+static bool case_label(const char *t, size_t c) {
   size_t s = c;
   while (s > 0 && t[s - 1] != ';' && t[s - 1] != '{' && t[s - 1] != '}' && t[s - 1] != '?') s--;
   if (s > 0 && t[s - 1] == '?') return false;  /* a conditional's colon */
   while (s < c && isspace((unsigned char)t[s])) s++;
-  (void)n;
   return c - s > 4 && !memcmp(t + s, "case", 4) && !ident_char(t[s + 4]);
 }
 
@@ -39,7 +38,7 @@ static size_t label_colon(const char *t, size_t n, size_t off) {
   bool starts = p == n || t[p] == ';' || t[p] == '{' || t[p] == '}' || t[p] == ':';
   bool plain = starts && !isdigit((unsigned char)t[s]);
   bool dflt = w + 1 - s == 7 && !memcmp(t + s, "default", 7);
-  return plain || dflt || case_label(t, n, c) ? c : 0;
+  return plain || dflt || case_label(t, c) ? c : 0;
 }
 
 /* The static assertion around off: [start, end] from its keyword to its closing parenthesis

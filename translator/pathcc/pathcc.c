@@ -522,6 +522,15 @@ static int as_written(Driver *d, const Plan *p, const char *src, const char *inp
   return rc;
 }
 
+/* as_written after a step failed because the scratch directory went away (scratch_lost). */
+static int scratch_as_written(Driver *d, const Plan *p, const char *src, const char *input, const char *obj,
+                              const char *errfile) {
+  char *why = pp_xasprintf("its scratch directory %s was removed while pathcc ran", d->tmpdir);
+  int rc = as_written(d, p, src, input, obj, errfile, why);
+  free(why);
+  return rc;
+}
+
 /* Preprocesses the unit to ifile, with comments where a warning of the compile reads them. A
    comment kept can break what compiles without (GCC pastes a comment in a macro argument that
    meets ##: "pasting x_ and / * c * / does not give a valid preprocessing token"): then it
@@ -566,9 +575,7 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   }
   rc = preprocess_unit(d, p, input, ifile, perr);
   if (rc && scratch_lost(d)) {
-    char *why = pp_xasprintf("its scratch directory %s was removed while pathcc ran", d->tmpdir);
-    rc = as_written(d, p, src, input, obj, errfile, why);
-    free(why);
+    rc = scratch_as_written(d, p, src, input, obj, errfile);
     goto out;
   }
   if (rc) { pp_copy_to_stderr(perr); goto out; }  /* the compiler has said why */
@@ -604,10 +611,8 @@ static int compile_source(Driver *d, const Plan *p, size_t k, const char *obj) {
   }
   int rc_i = compile(d, p, ofile, false, obj, errfile);
   if (rc_i && scratch_lost(d)) {
-    char *why = pp_xasprintf("its scratch directory %s was removed while pathcc ran", d->tmpdir);
     unlink(tables);
-    rc = as_written(d, p, src, input, obj, errfile, why);
-    free(why);
+    rc = scratch_as_written(d, p, src, input, obj, errfile);
     goto done;
   }
   if (rc_i && d->strict) {

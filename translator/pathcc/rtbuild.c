@@ -109,16 +109,9 @@ static char *archiver(const char *cc) {
     dash = *p == '-' ? p : NULL;
   }
   if (dash && dash > base) {
-    char *ar = pp_xasprintf("%.*sar", (int)(dash - base + 1), base);
-    const char *path = getenv("PATH");
-    char *copy = pp_xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-      char *full = pp_xasprintf("%s/%s", *d ? d : ".", ar);
-      bool ok = access(full, X_OK) == 0;
-      free(full);
-      if (ok) { free(copy); return ar; }
-    }
-    free(copy);
+    char *ar = pp_xasprintf("%.*sar", (int)(dash - base + 1), base), *found = pp_cc_which(ar);
+    free(found);
+    if (found) return ar;
     free(ar);
   }
   return pp_xstrdup("ar");
